@@ -1,0 +1,3 @@
+import base from '@wsc/eslint-config';
+
+export default base;

@@ -1,0 +1,9 @@
+// Sole entry of @wsc/api-client: the zod contract of the Records and Workspace API and its client.
+export * from './schemas/common.ts';
+export * from './schemas/problem.ts';
+export * from './schemas/token.ts';
+export * from './schemas/users.ts';
+export * from './schemas/groups.ts';
+export * from './schemas/records.ts';
+export * from './schemas/attachments.ts';
+export * from './schemas/activity.ts';
