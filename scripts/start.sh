@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `npm start`: installs what is missing, builds the console, and starts the product on its embedded
+# default: the workspace API for both regions (PGlite data under .data/), and the BFF serving the console.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+DATA="${WSC_DATA_DIR:-$ROOT/.data}"
+API_PORT="${API_PORT:-4010}"
+API_EU_PORT="${API_EU_PORT:-4011}"
+BFF_PORT="${BFF_PORT:-3000}"
+mkdir -p "$DATA"
+
+ensure_deps
+log "building the console"
+pnpm_cmd --filter web run build >/dev/null
+
+# The BFF encrypts secrets at rest with a key derived from SESSION_SECRET: keep one per data folder.
+if [[ ! -s "$DATA/session-secret" ]]; then
+  (umask 077 && node -e 'console.log(require("crypto").randomBytes(48).toString("base64url"))' >"$DATA/session-secret")
+fi
+
+pids=()
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT INT TERM
+
+start_api() { # region port
+  (cd apps/workspace-api && PORT="$2" HOST=127.0.0.1 REGION="$1" DATA_DIR="$DATA/api-$1" \
+    exec ./node_modules/.bin/tsx src/index.ts) &
+  pids+=($!)
+}
+
+wait_http() { # url name
+  for _ in $(seq 1 600); do
+    if node -e 'fetch(process.argv[1]).then(r=>process.exit(r.status<500?0:1),()=>process.exit(1))' "$1"; then return 0; fi
+    sleep 0.5
+  done
+  log "$2 did not come up at $1"; return 1
+}
+
+log "starting the workspace API (default region on :$API_PORT, eu on :$API_EU_PORT)"
+start_api default "$API_PORT"
+start_api eu "$API_EU_PORT"
+wait_http "http://127.0.0.1:$API_PORT/v1/openapi.json" "workspace API (default)"
+wait_http "http://127.0.0.1:$API_EU_PORT/v1/openapi.json" "workspace API (eu)"
+
+log "starting the BFF on :$BFF_PORT"
+(cd apps/bff && PORT="$BFF_PORT" HOST=127.0.0.1 \
+  WORKSPACE_API_URL="http://127.0.0.1:$API_PORT/v1" WORKSPACE_API_URL_EU="http://127.0.0.1:$API_EU_PORT/v1" \
+  SESSION_SECRET="$(cat "$DATA/session-secret")" PUBLIC_DIR="$ROOT/apps/web/dist" BFF_DATA_DIR="$DATA/bff" \
+  exec ./node_modules/.bin/tsx src/index.ts) &
+pids+=($!)
+wait_http "http://127.0.0.1:$BFF_PORT/bff/health" "BFF"
+
+cat <<MSG
+
+  Workspace Console is running: http://localhost:$BFF_PORT
+
+  Demo credentials (also in $DATA/api-default/demo-credentials.json and api-eu/):
+MSG
+for region in default eu; do
+  node -e '
+    const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    for (const [who, v] of Object.entries(c))
+      console.log(`    ${process.argv[2].padEnd(8)} ${who.padEnd(6)} ${v.email.padEnd(28)} client ID ${v.clientId}  secret ${v.clientSecret}`);
+  ' "$DATA/api-$region/demo-credentials.json" "$region"
+done
+printf '\n  Press Ctrl+C to stop.\n\n'
+
+# Stop everything when any part exits.
+wait -n "${pids[@]}"
+log "a process exited; stopping the rest"
+exit 1
