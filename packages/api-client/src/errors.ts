@@ -210,7 +210,8 @@ export async function apiErrorFromResponse(response: Response): Promise<ApiError
  * throw networkError(new TypeError('fetch failed'));
  */
 export function networkError(cause: unknown): ApiError {
-  const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause : cause) : undefined;
+  const reason =
+    cause instanceof Error ? (cause.cause instanceof Error ? cause.cause : cause) : undefined;
   return new ApiError({
     status: 0,
     code: 'network_error',

@@ -1,4 +1,4 @@
-import { isAbortError, networkError, parseRetryAfter } from './errors.ts';
+import { ApiError, isAbortError, networkError, parseRetryAfter } from './errors.ts';
 
 /** How the client retries transient failures. Every field has a default. */
 export interface RetryOptions {
@@ -105,7 +105,8 @@ export async function withRetry(
     try {
       response = await attempt();
     } catch (error) {
-      if (isAbortError(error) || signal?.aborted) throw error;
+      // Aborts, and ApiErrors raised before sending (e.g. by getToken), are final as they are.
+      if (isAbortError(error) || signal?.aborted || error instanceof ApiError) throw error;
       if (policy === false || n >= retries || !isRetryable(method, { networkError: true })) {
         throw networkError(error);
       }
