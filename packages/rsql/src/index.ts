@@ -1,0 +1,39 @@
+// The package's sole entry point.
+export type {
+  ComparisonNode,
+  ComparisonOperator,
+  LogicalNode,
+  Node,
+  Span,
+  StrippedNode,
+  Value,
+} from './ast.ts';
+export type { RsqlErrorCode } from './errors.ts';
+export { isRsqlError, RsqlError } from './errors.ts';
+export type { OperatorArity, OperatorInfo } from './operators.ts';
+export { canonicalOperator, isComparisonOperator, OPERATORS, operatorInfo } from './operators.ts';
+export type { ParseOptions } from './parser.ts';
+export { DEFAULT_PARSE_OPTIONS, parse } from './parser.ts';
+export { serialize, stripSpans } from './serialize.ts';
+export {
+  and,
+  between,
+  comparison,
+  eq,
+  ge,
+  gt,
+  ilike,
+  inList,
+  isNull,
+  le,
+  like,
+  lt,
+  ne,
+  notBetween,
+  notIlike,
+  notLike,
+  notNull,
+  or,
+  outList,
+} from './builder.ts';
+export { comparisons, walk } from './walk.ts';
