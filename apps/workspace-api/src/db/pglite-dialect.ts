@@ -39,9 +39,7 @@ class PGliteConnection implements DatabaseConnection {
     const affected = result.affectedRows;
     return {
       rows: result.rows,
-      ...(affected !== undefined && result.fields.length === 0
-        ? { numAffectedRows: BigInt(affected) }
-        : {}),
+      ...(affected === undefined ? {} : { numAffectedRows: BigInt(affected) }),
     };
   }
 

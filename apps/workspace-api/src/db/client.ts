@@ -1,0 +1,89 @@
+// Opens the one SQL dialect we speak, PostgreSQL: embedded PGlite by default, a pg Pool for a URL.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export type DatabaseHandle = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Whether pg_trgm is installed, so `=lk=` searches can use trigram GIN indexes. */
+  trgm: boolean;
+  close: () => Promise<void>;
+  /** The embedded instance, when PGlite (for dumps in tests). */
+  pglite?: PGlite;
+};
+
+export type OpenDatabaseOptions = {
+  /** PostgreSQL URL; when absent PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data folder; absent means in memory. */
+  pgliteDir?: string | undefined;
+  /** PostgreSQL only: schema to work in (created when missing), for isolated test runs. */
+  schema?: string | undefined;
+  /** PostgreSQL only: pool size. */
+  poolSize?: number | undefined;
+  /** PGlite only: start from a dumped data folder (`dumpDataDir`), skipping initdb (tests). */
+  pgliteTemplate?: Blob | undefined;
+};
+
+// node-postgres returns int8 as a string by default; PGlite returns a number. Align on number
+// (our bigints are sequence values, far below 2^53).
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/**
+ * Opens PGlite or PostgreSQL and installs pg_trgm when possible.
+ *
+ * @example
+ * const { db, close } = await openDatabase({}); // in-memory PGlite
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const schema = options.schema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+      throw new Error(`Invalid schema name: ${schema}`);
+    }
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // The schema name is validated above; extensions live in public.
+      ...(schema ? { options: `-c search_path=${schema},public` } : {}),
+    });
+    if (schema) await pool.query(`create schema if not exists ${schema}`);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const trgm = await installTrgm(db);
+    return { db, kind: 'postgres', trgm, close: () => db.destroy() };
+  }
+  if (options.pgliteDir) await fs.mkdir(path.dirname(options.pgliteDir), { recursive: true });
+  const pglite = await PGlite.create({
+    ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
+    ...(options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {}),
+    extensions: { pg_trgm },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const trgm = await installTrgm(db);
+  return { db, kind: 'pglite', trgm, close: () => db.destroy(), pglite };
+}
+
+async function installTrgm(db: Db): Promise<boolean> {
+  // Several test files may race to create the extension in one database; retry once on conflict.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      await sql`create extension if not exists pg_trgm with schema public`.execute(db);
+      return true;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== '23505' && code !== '42710') return false; // not available: plain LIKE scans
+    }
+  }
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+  return (rows[0]?.n ?? 0) > 0;
+}

@@ -1,0 +1,51 @@
+// Runs the in-code migrations (no files read at run time, so it works the same under tsx and tests).
+import { randomBytes } from 'node:crypto';
+
+import { Migrator } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely';
+
+import type { Db } from './client.ts';
+import * as initial from './migrations/0001-initial.ts';
+
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+class InCodeProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+/**
+ * Brings the schema up to date and makes sure the install-wide secrets exist.
+ *
+ * @example
+ * await migrateToLatest(db);
+ */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: new InCodeProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(`Migration ${failed?.migrationName ?? '?'} failed`, { cause: error });
+  }
+  // The key that signs paging cursors: random per installation, stable across restarts.
+  await db
+    .insertInto('settings')
+    .values({ key: 'cursor_key', value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+/**
+ * Reads a setting written by migrateToLatest.
+ *
+ * @example
+ * const key = await readSetting(db, 'cursor_key');
+ */
+export async function readSetting(db: Db, key: string): Promise<string> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  if (!row) throw new Error(`Missing setting ${key}; run migrations first`);
+  return row.value;
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+
+import { EnvError, parseEnv } from './env.ts';
+
+describe('parseEnv', () => {
+  it('applies defaults', () => {
+    const config = parseEnv({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      region: 'default',
+      tokenTtlSeconds: 86_400,
+      rateLimit: { ratePerSecond: 20, burst: 100 },
+      databaseUrl: undefined,
+      workspaceFile: undefined,
+    });
+    expect(config.blobDir).toBe(`${config.dataDir}/blobs`);
+  });
+
+  it('reads every variable', () => {
+    const config = parseEnv({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/wsa',
+      DATABASE_URL: 'postgres://u@localhost/db',
+      REGION: 'eu',
+      TOKEN_TTL_SECONDS: '60',
+      RATE_LIMIT_RPS: '5',
+      RATE_LIMIT_BURST: '10',
+      BLOB_DIR: '/tmp/blobs',
+      WORKSPACE_FILE: '/tmp/ws.json',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/tmp/wsa',
+      databaseUrl: 'postgres://u@localhost/db',
+      region: 'eu',
+      tokenTtlSeconds: 60,
+      rateLimit: { ratePerSecond: 5, burst: 10 },
+      blobDir: '/tmp/blobs',
+      workspaceFile: '/tmp/ws.json',
+    });
+  });
+
+  it('turns every limit off with RATE_LIMIT_RPS=0', () => {
+    const config = parseEnv({ RATE_LIMIT_RPS: '0' });
+    expect(config.rateLimit.ratePerSecond).toBe(0);
+    expect(config.tokenFailureLimit.ratePerSecond).toBe(0);
+  });
+
+  it('lists every bad variable by name', () => {
+    try {
+      parseEnv({ PORT: 'eighty', REGION: 'us', TOKEN_TTL_SECONDS: '-1', DATABASE_URL: 'mysql://x' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      const names = (error as EnvError).problems.map((problem) => problem.split(':')[0]).sort();
+      expect(names).toEqual(['DATABASE_URL', 'PORT', 'REGION', 'TOKEN_TTL_SECONDS']);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+// Bearer authentication: the token is hashed and looked up; expiry, revocation, credential and
+// user status are all checked in the one query.
+import { createMiddleware } from 'hono/factory';
+
+import { sha256Hex } from './crypto.ts';
+import { unauthorized } from './errors.ts';
+import type { AppEnv, Principal } from './types.ts';
+import type { Db } from '../db/client.ts';
+
+/**
+ * The principal for a raw bearer token, or a reason it is not valid.
+ *
+ * @example
+ * const result = await authenticateToken(db, token);
+ */
+export async function authenticateToken(
+  db: Db,
+  token: string,
+): Promise<{ principal: Principal } | { reason: string }> {
+  const row = await db
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .innerJoin('credentials', 'credentials.client_id', 'tokens.client_id')
+    .select([
+      'tokens.expires_at',
+      'tokens.revoked',
+      'tokens.client_id',
+      'credentials.revoked_at',
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.job_title',
+      'users.status',
+      'users.role',
+    ])
+    .where('tokens.token_hash', '=', sha256Hex(token))
+    .executeTakeFirst();
+  if (!row) return { reason: 'The access token is not valid' };
+  if (row.revoked || row.revoked_at !== null) return { reason: 'The access token was revoked' };
+  if (row.expires_at.getTime() <= Date.now()) return { reason: 'The access token expired' };
+  if (row.status !== 'ACTIVE') return { reason: 'The user is not active' };
+  return {
+    principal: {
+      userId: row.id,
+      email: row.email,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      jobTitle: row.job_title,
+      status: row.status,
+      role: row.role,
+      clientId: row.client_id,
+    },
+  };
+}
+
+/**
+ * Requires `Authorization: Bearer <token>`; sets `c.var.principal`. 401 with WWW-Authenticate.
+ *
+ * @example
+ * v1.use('*', requireAuth);
+ * v1.get('/me', (c) => c.json(c.var.principal));
+ */
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const header = c.req.header('Authorization');
+  const match = header ? /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header) : null;
+  if (!match?.[1]) {
+    throw unauthorized(header ? 'Malformed Authorization header' : 'An access token is required', header !== undefined);
+  }
+  const result = await authenticateToken(c.var.deps.db, match[1]);
+  if ('reason' in result) throw unauthorized(result.reason);
+  c.set('principal', result.principal);
+  await next();
+});

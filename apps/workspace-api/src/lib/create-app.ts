@@ -1,0 +1,119 @@
+// App factory (Hono starter pattern): request id, deps in `c.var`, access log, JSON 404/405 and the
+// one onError that turns every thrown error into problem+json.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { ZodError } from 'zod';
+
+import { problemResponse } from './errors.ts';
+import type { AppDeps, AppEnv } from './types.ts';
+
+/**
+ * A sub-app for one resource, mounted with `app.route()`.
+ *
+ * @example
+ * export const usersRouter = createRouter().get('/users', listUsers);
+ */
+export function createRouter() {
+  return new Hono<AppEnv>({ strict: false });
+}
+
+function zodProblem(error: ZodError): Response {
+  return problemResponse(400, {
+    detail: 'The request is malformed',
+    errors: error.issues.map((issue) => ({
+      field: issue.path.map(String).join('.') || '(body)',
+      message: issue.message,
+    })),
+  });
+}
+
+/**
+ * Maps any thrown value to a response: problems as they are, zod and JSON syntax errors to 400,
+ * anything else to a logged 500 without internals.
+ *
+ * @example
+ * app.onError(handleError);
+ */
+export function handleError(error: Error, c: Context<AppEnv>): Response {
+  let response: Response;
+  if (error instanceof HTTPException) {
+    const res = error.getResponse();
+    const isProblem = res.headers.get('Content-Type')?.includes('problem+json');
+    response = isProblem ? res : problemResponse(error.status, { detail: error.message || undefined });
+    if (!isProblem) res.headers.forEach((value, key) => key !== 'content-type' && response.headers.set(key, value));
+  } else if (error instanceof ZodError) {
+    response = zodProblem(error);
+  } else if (error instanceof SyntaxError) {
+    response = problemResponse(400, { detail: 'Malformed JSON body' });
+  } else {
+    c.var.deps.logger.error('unhandled error', {
+      requestId: c.var.requestId,
+      method: c.req.method,
+      path: c.req.path,
+      error: error.stack ?? String(error),
+    });
+    response = problemResponse(500, { detail: 'Unexpected error', extra: { requestId: c.var.requestId } });
+  }
+  return response;
+}
+
+/** Hono's own route pattern to a RegExp, for the 405 check. */
+function patternToRegExp(pattern: string): RegExp {
+  const source = pattern
+    .split('/')
+    .map((part) => {
+      if (part === '*') return '.*';
+      if (part.startsWith(':')) {
+        const custom = /\{(.+)\}$/.exec(part);
+        return custom ? `(?:${custom[1]})` : '[^/]+';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+/**
+ * The root app with the cross-cutting middleware; routes are added by app.ts.
+ *
+ * @example
+ * const app = createApp(deps).route('/v1', usersRouter);
+ */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>({ strict: false });
+  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    const started = performance.now();
+    await next();
+    // Responses built as raw Response objects (problems, 404/405) do not carry c.header() values.
+    if (!c.res.headers.has('X-Request-Id')) c.res.headers.set('X-Request-Id', c.var.requestId);
+    deps.logger.info('request', {
+      requestId: c.var.requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  let compiled: Array<{ method: string; regex: RegExp }> | undefined;
+  app.notFound((c) => {
+    compiled ??= app.routes
+      .filter((route) => route.method !== 'ALL')
+      .map((route) => ({ method: route.method, regex: patternToRegExp(route.path) }));
+    const allowed = [...new Set(compiled.filter((r) => r.regex.test(c.req.path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      return problemResponse(405, {
+        detail: `${c.req.method} is not allowed here`,
+        headers: { Allow: allowed.join(', ') },
+      });
+    }
+    return problemResponse(404, { detail: `No route ${c.req.method} ${c.req.path}` });
+  });
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,173 @@
+// RFC 9457 problem documents. Handlers throw ProblemException; the app's single onError renders it.
+import type { FieldProblem, Problem } from '@wsc/api-client';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+const SLUGS: Record<number, string> = {
+  400: 'bad-request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  409: 'conflict',
+  411: 'length-required',
+  412: 'precondition-failed',
+  413: 'content-too-large',
+  415: 'unsupported-media-type',
+  422: 'validation-error',
+  429: 'rate-limited',
+  500: 'internal-error',
+};
+
+/** Base URI of our problem types; each status has its own `type`. */
+export const PROBLEM_TYPE_BASE = 'https://workspace-api.dev/problems/';
+
+export type ProblemInit = {
+  detail?: string;
+  errors?: FieldProblem[];
+  /** Extra members, e.g. `position` for RSQL errors. */
+  extra?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
+
+/**
+ * Builds a problem+json body for a status.
+ *
+ * @example
+ * problemBody(404, { detail: 'No record SUP-9' });
+ */
+export function problemBody(status: number, init: ProblemInit = {}): Problem {
+  return {
+    type: `${PROBLEM_TYPE_BASE}${SLUGS[status] ?? 'error'}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    ...(init.detail !== undefined ? { detail: init.detail } : {}),
+    ...(init.errors ? { errors: init.errors } : {}),
+    ...init.extra,
+  };
+}
+
+/**
+ * Builds a problem+json Response.
+ *
+ * @example
+ * return problemResponse(403, { detail: 'Administrators only' });
+ */
+export function problemResponse(status: number, init: ProblemInit = {}): Response {
+  return new Response(JSON.stringify(problemBody(status, init)), {
+    status,
+    headers: { 'Content-Type': 'application/problem+json', ...init.headers },
+  });
+}
+
+/** An HTTPException whose response is a problem document. */
+export class ProblemException extends HTTPException {
+  readonly problem: Problem;
+
+  constructor(status: ContentfulStatusCode, init: ProblemInit = {}) {
+    super(status, { res: problemResponse(status, init), message: init.detail ?? TITLES[status] ?? 'Error' });
+    this.problem = problemBody(status, init);
+  }
+}
+
+/**
+ * 400 for a malformed request or parameter.
+ *
+ * @example
+ * throw badRequest('Invalid cursor', [{ field: 'after', message: 'Tampered or expired cursor' }]);
+ */
+export function badRequest(detail: string, errors?: FieldProblem[], extra?: Record<string, unknown>) {
+  return new ProblemException(400, { detail, ...(errors ? { errors } : {}), ...(extra ? { extra } : {}) });
+}
+
+/**
+ * 401 with `WWW-Authenticate: Bearer` (RFC 6750).
+ *
+ * @example
+ * throw unauthorized('The access token expired');
+ */
+export function unauthorized(detail: string, invalidToken = true) {
+  const challenge = invalidToken
+    ? `Bearer realm="workspace-api", error="invalid_token", error_description="${detail.replaceAll('"', "'")}"`
+    : 'Bearer realm="workspace-api"';
+  return new ProblemException(401, { detail, headers: { 'WWW-Authenticate': challenge } });
+}
+
+/**
+ * 403: authenticated but not allowed.
+ *
+ * @example
+ * throw forbidden('Only administrators may create users');
+ */
+export function forbidden(detail: string) {
+  return new ProblemException(403, { detail });
+}
+
+/**
+ * 404 for an unknown resource.
+ *
+ * @example
+ * throw notFound('No record SUP-42 in support-tickets');
+ */
+export function notFound(detail: string) {
+  return new ProblemException(404, { detail });
+}
+
+/**
+ * 412 for a stale `If-Match`.
+ *
+ * @example
+ * throw preconditionFailed('The record changed since it was read');
+ */
+export function preconditionFailed(detail: string, headers?: Record<string, string>) {
+  return new ProblemException(412, { detail, ...(headers ? { headers } : {}) });
+}
+
+/**
+ * 413 for a body over the limit.
+ *
+ * @example
+ * throw contentTooLarge('Files are limited to 262144000 bytes');
+ */
+export function contentTooLarge(detail: string) {
+  return new ProblemException(413, { detail });
+}
+
+/**
+ * 422 listing every field-level problem.
+ *
+ * @example
+ * throw unprocessable([{ field: 'Status', message: 'Not one of New, Open, ...' }]);
+ */
+export function unprocessable(errors: FieldProblem[], detail = 'The request has validation errors') {
+  return new ProblemException(422, { detail, errors });
+}
+
+/**
+ * 429 with Retry-After and the rate-limit headers.
+ *
+ * @example
+ * throw tooManyRequests(2, { RateLimit: '"default";r=0;t=2' });
+ */
+export function tooManyRequests(retryAfterSeconds: number, headers: Record<string, string> = {}) {
+  return new ProblemException(429, {
+    detail: `Rate limit exceeded; retry in ${retryAfterSeconds} s`,
+    headers: { 'Retry-After': String(retryAfterSeconds), ...headers },
+  });
+}

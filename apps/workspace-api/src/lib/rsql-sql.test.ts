@@ -1,0 +1,242 @@
+// RSQL semantics through HTTP: every operator per field type, precedence, errors with positions,
+// and injection attempts, on a small known data set.
+import { ProblemSchema, RecordPagedListSchema } from '@wsc/api-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createHarness } from '../../test/harness.ts';
+import type { Harness } from '../../test/harness.ts';
+import { insertRecords } from './records.ts';
+import { containsPattern, normalizeDateTime } from './rsql-sql.ts';
+
+let h: Harness;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  h = await createHarness();
+  const definition = h.deps.workspace.find('apps', 'support-tickets');
+  if (!definition) throw new Error('demo workspace missing support-tickets');
+  const rows: Array<[string, string, Record<string, string>]> = [
+    ['r1', '2024-01-01T00:00:00.000Z', { Title: 'Printer on fire', Status: 'New', Severity: 'High', Priority: '3', Assignee: 'agent@example.com', 'Due Date': '2024-01-15', Customer: 'Acme Corp', Category: 'Technical', Tags: 'vip, urgent', Billable: 'true' }],
+    ['r2', '2024-06-01T12:30:00.000Z', { Title: 'Refund 50% off_code', Status: 'Open', Severity: 'Low', Priority: '10', Assignee: 'admin@example.com', 'Due Date': '2024-02-01', Customer: 'Globex', Category: 'Billing', Tags: 'vip', Billable: 'false' }],
+    ['r3', '2024-12-31T23:59:59.999Z', { Title: 'login broken', Status: 'Closed', Severity: 'Critical', Priority: '1', Customer: "O'Reilly", Category: 'Bug', 'Resolved At': '2024-03-05T12:00:00.000Z' }],
+    ['r4', '2025-01-01T00:00:00.000Z', { Title: 'LOGIN slow', Status: 'Pending', Severity: 'Medium', Priority: '2.5', Assignee: 'agent@example.com', 'Due Date': '2024-12-31', Customer: 'acme inc', 'Resolved At': '2024-03-06T00:00:00.000Z', Tags: 'regression, security' }],
+  ];
+  for (const [name, at, data] of rows) {
+    const actor = name === 'r2' ? 'admin@example.com' : 'agent@example.com';
+    const [row] = await insertRecords(h.db, definition, [data], actor, new Date(at));
+    ids[name] = row?.id ?? '';
+  }
+});
+afterAll(() => h.close());
+
+async function search(filter: string, extra = '') {
+  const res = await h.request('GET', `/v1/apps/support-tickets?filter=${encodeURIComponent(filter)}${extra}`, { token: h.tokens.member });
+  return res;
+}
+
+/** The short names (r1..r4) a filter matches. */
+async function names(filter: string): Promise<string[]> {
+  const res = await search(filter);
+  expect(res.status, `${filter}: ${res.text}`).toBe(200);
+  const list = RecordPagedListSchema.parse(res.json);
+  expect(list.total).toBe(list.items.length);
+  const byId = new Map(Object.entries(ids).map(([name, id]) => [id, name]));
+  return list.items.map((item) => byId.get(String(item.data.id)) ?? '?').sort();
+}
+
+async function rejects(filter: string, position?: number) {
+  const res = await search(filter);
+  expect(res.status, filter).toBe(400);
+  const problem = ProblemSchema.parse(res.json);
+  expect(problem.errors?.[0]?.field).toBe('filter');
+  if (position !== undefined) expect(problem.position, filter).toBe(position);
+  return problem;
+}
+
+describe('text fields', () => {
+  it.each([
+    ['Customer==Globex', ['r2']],
+    ["Customer==\"O'Reilly\"", ['r3']],
+    ['Customer!=Globex', ['r1', 'r3', 'r4']],
+    ['Customer=gt=Globex', ['r3', 'r4']],
+    ['Customer=lt=B', ['r1']],
+    ['Customer=bt=A:H', ['r1', 'r2']],
+    ['Customer=nbt=A:H', ['r3', 'r4']],
+    ['Customer=in=(Globex,"Acme Corp")', ['r1', 'r2']],
+    ['Customer=out=(Globex,"Acme Corp")', ['r3', 'r4']],
+    ['Customer!in=(Globex)', ['r1', 'r3', 'r4']],
+    ['Title=lk=login', ['r3']],
+    ['Title=lki=login', ['r3', 'r4']],
+    ['Title!lk=login', ['r1', 'r2', 'r4']],
+    ['Title!lki=LOGIN', ['r1', 'r2']],
+    ['Title=lk=Pr*fire', ['r1']],
+    ['Title=lk="50%"', ['r2']],
+    ['Title=lk=off_code', ['r2']],
+    ['Title=lk=f_c', ['r2']],
+    ['Title=lk="%"', ['r2']],
+    ['Title=lk=_', ['r2']],
+    ['Description==null', ['r1', 'r2', 'r3', 'r4']],
+    ['Description!=null', []],
+  ])('%s', async (filter, expected) => {
+    expect(await names(filter)).toEqual(expected);
+  });
+
+  it('treats % and _ literally (only * is a wildcard)', async () => {
+    expect(containsPattern('a%b_c\\d*e')).toBe('%a\\%b\\_c\\\\d%e%');
+    expect(await names('Title=lk="o%f"')).toEqual([]);
+  });
+});
+
+describe('number fields compare as numbers', () => {
+  it.each([
+    ['Priority==10', ['r2']],
+    ['Priority==3.0', ['r1']],
+    ['Priority!=3', ['r2', 'r3', 'r4']],
+    ['Priority=gt=2.5', ['r1', 'r2']],
+    ['Priority=ge=2.5', ['r1', 'r2', 'r4']],
+    ['Priority=lt=3', ['r3', 'r4']],
+    ['Priority=le=3', ['r1', 'r3', 'r4']],
+    ['Priority=bt=2:9', ['r1', 'r4']],
+    ['Priority=nbt=2:9', ['r2', 'r3']],
+    ['Priority=in=(1,10)', ['r2', 'r3']],
+    ['Priority=out=(1,10)', ['r1', 'r4']],
+    ['Priority=gt=-1e3', ['r1', 'r2', 'r3', 'r4']],
+  ])('%s', async (filter, expected) => {
+    expect(await names(filter)).toEqual(expected);
+  });
+
+  it('rejects non-numbers and text operators', async () => {
+    await rejects('Priority==high', 10);
+    await rejects('Priority=lk=1', 8);
+  });
+});
+
+describe('date and datetime fields', () => {
+  it.each([
+    ['Due Date==2024-01-15', ['r1']],
+    ['Due Date=gt=2024-01-15', ['r2', 'r4']],
+    ['Due Date=le=2024-02-01', ['r1', 'r2']],
+    ['Due Date=bt=2024-01-01:2024-06-30', ['r1', 'r2']],
+    ['Due Date=nbt=2024-01-01:2024-06-30', ['r3', 'r4']],
+    ['Due Date=in=(2024-12-31,2024-02-01)', ['r2', 'r4']],
+    ['Due Date==null', ['r3']],
+    ['Due Date!=null', ['r1', 'r2', 'r4']],
+    ['Resolved At=ge=2024-03-06', ['r4']],
+    ['Resolved At=lt=2024-03-06T00:00:00.000Z', ['r3']],
+    ['Resolved At=bt=2024-03-01T00:00:00.000Z:2024-03-05T12:00:00.000Z', ['r3']],
+    ['Resolved At==null', ['r1', 'r2']],
+  ])('%s', async (filter, expected) => {
+    expect(await names(filter)).toEqual(expected);
+  });
+
+  it('rejects malformed dates with the value position', async () => {
+    await rejects('Due Date==2024-13-01', 10);
+    await rejects('Due Date==2024-02-30', 10);
+    await rejects('Resolved At=gt=yesterday', 15);
+    await rejects('Due Date=lk=2024', 8);
+    expect(normalizeDateTime('2024-01-01T24:00:00.000Z')).toBeUndefined();
+  });
+});
+
+describe('picklists, multi-picklists, users and booleans', () => {
+  it.each([
+    ['Status==New', ['r1']],
+    ['Status!=New', ['r2', 'r3', 'r4']],
+    ['Status=in=(Open,Pending)', ['r2', 'r4']],
+    ['Status=out=(Open,Pending)', ['r1', 'r3']],
+    ['Category==null', ['r4']],
+    ['Category!=Bug', ['r1', 'r2', 'r4']],
+    ['Tags==vip', ['r1', 'r2']],
+    ['Tags==security', ['r4']],
+    ['Tags=in=(urgent,security)', ['r1', 'r4']],
+    ['Tags=out=(vip)', ['r3', 'r4']],
+    ['Tags!=vip', ['r3', 'r4']],
+    ['Tags==null', ['r3']],
+    ['Assignee==agent@example.com', ['r1', 'r4']],
+    ['Assignee=in=(admin@example.com)', ['r2']],
+    ['Assignee=lk=admin', ['r2']],
+    ['Assignee==null', ['r3']],
+    ['Assignee!=agent@example.com', ['r2', 'r3']],
+    ['Billable==true', ['r1']],
+    ['Billable==FALSE', ['r2']],
+    ['Billable!=true', ['r2', 'r3', 'r4']],
+    ['Billable==null', ['r3', 'r4']],
+  ])('%s', async (filter, expected) => {
+    expect(await names(filter)).toEqual(expected);
+  });
+
+  it('rejects values outside the picklist and operators invalid for the type', async () => {
+    await rejects('Status==Bogus', 8);
+    await rejects('Status=gt=New', 6);
+    await rejects('Status=lk=Ne', 6);
+    await rejects('Tags==nope', 6);
+    await rejects('Billable==maybe', 10);
+    await rejects('Billable=gt=true', 8);
+    await rejects('Status=in=(New,null)', 15);
+  });
+});
+
+describe('system fields', () => {
+  it('filters on id, Created At/By and Updated At/By', async () => {
+    expect(await names(`id==${ids.r2}`)).toEqual(['r2']);
+    expect(await names(`id=in=(${ids.r1},${ids.r3})`)).toEqual(['r1', 'r3']);
+    expect(await names('Created By==admin@example.com')).toEqual(['r2']);
+    expect(await names('Updated By!=admin@example.com')).toEqual(['r1', 'r3', 'r4']);
+    expect(await names('Created At=bt=2024-01-01T00:00:00.000Z:2024-12-31T23:59:59.999Z')).toEqual(['r1', 'r2', 'r3']);
+    expect(await names('Created At=gt=2024-12-31T23:59:59.999Z')).toEqual(['r4']);
+    expect(await names('Created At=lt=2024-06-01')).toEqual(['r1']);
+    expect(await names('Updated At=ge=2024-06-01T12:30:00.000Z;Updated At=le=2024-06-01T12:30:00.000Z')).toEqual(['r2']);
+    await rejects('Created At==soon', 12);
+    await rejects('id=gt=SUP-1', 2);
+  });
+});
+
+describe('logic and precedence', () => {
+  it.each([
+    ['Status==New,Status==Open;Severity==Low', ['r1', 'r2']],
+    ['Status==New,Status==Open;Severity==High', ['r1']],
+    ['(Status==New,Status==Open);Severity==Low', ['r2']],
+    ['Status==New or Status==Open and Severity==Low', ['r1', 'r2']],
+    ['(Status==New or Status==Closed) and (Priority=lt=2 or Tags==urgent)', ['r1', 'r3']],
+    ['Assignee==agent@example.com;Priority=gt=2;Title=lki=LOGIN', ['r4']],
+    ['status==New', ['r1']],
+  ])('%s', async (filter, expected) => {
+    expect(await names(filter)).toEqual(expected);
+  });
+});
+
+describe('errors name the position', () => {
+  it('reports unknown selectors, syntax errors and limits', async () => {
+    await rejects('Status==New;Nope==1', 12);
+    await rejects('Status==New;', 12);
+    await rejects('Status=foo=New', 6);
+    await rejects("Title=='unterminated", 7);
+    await rejects(`Title=in=(${Array.from({ length: 1000 }, (_, i) => `value${i}`).join(',')})`);
+    await rejects(`${'('.repeat(11)}Status==New${')'.repeat(11)}`);
+    const ok = await search(`${'('.repeat(10)}Status==New${')'.repeat(10)}`);
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('injection attempts', () => {
+  it('binds every value: SQL in values matches nothing and breaks nothing', async () => {
+    for (const filter of [
+      `Title=="x' or '1'='1"`,
+      `Title=lk="%' or 1=1 --"`,
+      `Customer=="'; drop table records; --"`,
+      `Customer=in=("a') or true --",b)`,
+      `Title=lki="\\\\' union select * from users --"`,
+    ]) {
+      expect(await names(filter)).toEqual([]);
+    }
+    const injectedSelectors = [`"Title') or 1=1 --"==x`, `"data->>'Title'"==x`, `"Title;drop table users"==x`];
+    for (const filter of injectedSelectors) await rejects(filter, 0);
+    await rejects(`Priority=="1; drop table records"`, 10);
+    await rejects(`Status=="New' or '1'='1"`, 8);
+    // Everything is still there.
+    expect(await names('id!=null')).toEqual(['r1', 'r2', 'r3', 'r4']);
+    const sortInjection = await h.request('GET', `/v1/apps/support-tickets?sort=${encodeURIComponent('Title; drop table records')}`, { token: h.tokens.member });
+    expect(sortInjection.status).toBe(400);
+    expect(ProblemSchema.parse(sortInjection.json).errors?.[0]?.field).toBe('sort');
+  });
+});

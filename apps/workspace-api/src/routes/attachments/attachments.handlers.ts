@@ -1,0 +1,219 @@
+// Attachments: files streamed to the blob folder and URL links, both listed as one bare array.
+import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import { Readable } from 'node:stream';
+
+import { MAX_UPLOAD_BYTES, UrlLinkInputSchema } from '@wsc/api-client';
+import type { Attachment, UrlLink } from '@wsc/api-client';
+import type { Context } from 'hono';
+
+import type { AttachmentRow, RecordRow } from '../../db/schema.ts';
+import { blobPath, commitBlob, removeBlob } from '../../lib/blobs.ts';
+import { notFound, problemResponse, unprocessable } from '../../lib/errors.ts';
+import { receiveUpload } from '../../lib/multipart.ts';
+import { resolveRecord } from '../../lib/permissions.ts';
+import type { AppEnv } from '../../lib/types.ts';
+import { isUuid, parseJsonBody } from '../../lib/validation.ts';
+import { cleanFileName, contentDisposition, parseRange, sanitizeMediaType, servedContentType } from './attachments.files.ts';
+
+const MAX_DESCRIPTION = 1000;
+
+function recordFromPath(c: Context<AppEnv>) {
+  return resolveRecord(c, c.req.param('recordType') ?? '', c.req.param('alias') ?? '', c.req.param('id') ?? '');
+}
+
+/** The content URL, relative to the server root (clients behind a proxy prefix it themselves). */
+function contentUrl(record: RecordRow, row: AttachmentRow): string | null {
+  if (row.blob_key === null) return null;
+  const parts = [record.record_type, record.alias, record.id, 'attachments', row.id, 'content'];
+  return `/v1/${parts.map(encodeURIComponent).join('/')}`;
+}
+
+function toAttachment(record: RecordRow, row: AttachmentRow): Attachment {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    mediaType: row.media_type,
+    size: Number(row.size),
+    state: row.state,
+    viewState: row.view_state,
+    contentUrl: contentUrl(record, row),
+    createdAt: row.created_at.toISOString(),
+    ...(row.sha256 ? { sha256: row.sha256 } : {}),
+    ...(row.url ? { url: row.url } : {}),
+    createdBy: row.created_by,
+  };
+}
+
+async function findAttachment(c: Context<AppEnv>, record: RecordRow): Promise<AttachmentRow> {
+  const attachmentId = c.req.param('attachmentId') ?? '';
+  // Ids are UUIDs; anything else cannot exist (and must not reach a uuid column as a 500).
+  const row = isUuid(attachmentId)
+    ? await c.var.deps.db
+        .selectFrom('attachments')
+        .selectAll()
+        .where('id', '=', attachmentId.toLowerCase())
+        .where('record_id', '=', record.id)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw notFound(`No attachment ${attachmentId} on ${record.id}`);
+  return row;
+}
+
+/** `GET .../attachments`: every attachment and link of the record, oldest first (a bare array). */
+export async function listAttachments(c: Context<AppEnv>) {
+  const { record } = await recordFromPath(c);
+  const rows = await c.var.deps.db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('record_id', '=', record.id)
+    .orderBy('seq')
+    .execute();
+  return c.json(rows.map((row) => toAttachment(record, row)));
+}
+
+/** `GET .../attachments/{attachmentId}`: one attachment's metadata. */
+export async function getAttachment(c: Context<AppEnv>) {
+  const { record } = await recordFromPath(c);
+  return c.json(toAttachment(record, await findAttachment(c, record)));
+}
+
+/**
+ * `POST .../attachments` (multipart `file`, optional `description`) -> 202 Attachment. The bytes go
+ * to a temp file while hashing; then, in one transaction, the row is inserted and the temp file
+ * renamed to the row's id before the commit: a failed insert or rename rolls the row back and
+ * removes the temp file; a failed commit removes the renamed blob. A crash between rename and
+ * commit leaves only an orphan blob, which the start-up sweep removes (see lib/blobs.ts).
+ */
+export async function uploadAttachment(c: Context<AppEnv>) {
+  const { record } = await recordFromPath(c);
+  const { config, db } = c.var.deps;
+  await fsp.mkdir(config.blobDir, { recursive: true });
+  const upload = await receiveUpload(c.req.raw, { blobDir: config.blobDir, maxFileBytes: MAX_UPLOAD_BYTES });
+  const id = randomUUID();
+  let renamed = false;
+  try {
+    const description = upload.fields.description?.trim() ?? '';
+    if (description.length > MAX_DESCRIPTION) {
+      throw unprocessable([{ field: 'description', message: `At most ${MAX_DESCRIPTION} characters` }]);
+    }
+    const row = await db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('attachments')
+        .values({
+          id,
+          record_id: record.id,
+          name: cleanFileName(upload.filename),
+          description: description === '' ? null : description,
+          media_type: sanitizeMediaType(upload.mimeType),
+          size: upload.size,
+          sha256: upload.sha256,
+          blob_key: id,
+          url: null,
+          state: 'VALID',
+          view_state: 'PRIVATE',
+          created_at: new Date(),
+          created_by: c.var.principal.email,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await commitBlob(config.blobDir, upload.tempPath, id);
+      renamed = true;
+      return inserted;
+    });
+    return c.json(toAttachment(record, row), 202);
+  } catch (error) {
+    if (renamed) await removeBlob(config.blobDir, id).catch(() => undefined);
+    else await fsp.rm(upload.tempPath, { force: true });
+    throw error;
+  }
+}
+
+/** `POST .../attachments/url-links {url, description?}` -> 201 echo with the new id. */
+export async function addUrlLink(c: Context<AppEnv>) {
+  const { record } = await recordFromPath(c);
+  const input = await parseJsonBody(c, UrlLinkInputSchema);
+  const url = new URL(input.url).href;
+  const id = randomUUID();
+  const description = input.description?.trim() || null;
+  await c.var.deps.db
+    .insertInto('attachments')
+    .values({
+      id,
+      record_id: record.id,
+      // A link is named by its URL (already percent-encoded by URL parsing: no control characters).
+      name: url.slice(0, 255),
+      description,
+      media_type: 'text/uri-list',
+      size: 0,
+      sha256: null,
+      blob_key: null,
+      url,
+      state: 'VALID',
+      view_state: 'PRIVATE',
+      created_at: new Date(),
+      created_by: c.var.principal.email,
+    })
+    .execute();
+  const body: UrlLink = { url, ...(description !== null ? { description } : {}), id };
+  return c.json(body, 201);
+}
+
+/** `DELETE .../attachments/{attachmentId}` -> 200: the row, then its blob (never a row without bytes). */
+export async function removeAttachment(c: Context<AppEnv>) {
+  const { record } = await recordFromPath(c);
+  const row = await findAttachment(c, record);
+  const { config, db, logger } = c.var.deps;
+  await db.deleteFrom('attachments').where('id', '=', row.id).execute();
+  if (row.blob_key) {
+    // A failure here leaves an orphan blob only; the start-up sweep removes it.
+    await removeBlob(config.blobDir, row.blob_key).catch((error: unknown) =>
+      logger.error('blob delete failed', { key: row.blob_key, error: String(error) }),
+    );
+  }
+  return c.body(null, 200);
+}
+
+/**
+ * `GET .../attachments/{attachmentId}/content`: the bytes, streamed, with safe headers, the sha256
+ * ETag (If-None-Match -> 304) and single-range support (206, or 416 when unsatisfiable).
+ */
+export async function getAttachmentContent(c: Context<AppEnv>) {
+  const { record } = await recordFromPath(c);
+  const row = await findAttachment(c, record);
+  if (row.blob_key === null) {
+    return problemResponse(404, { detail: `Attachment ${row.id} is a link (${row.url ?? ''}), it has no content` });
+  }
+  const etag = `"${row.sha256 ?? row.id}"`;
+  const headers: Record<string, string> = {
+    'Content-Type': servedContentType(row.media_type),
+    'Content-Disposition': contentDisposition(row.name),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "sandbox; default-src 'none'",
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'private, no-cache',
+    'Accept-Ranges': 'bytes',
+    ETag: etag,
+  };
+  const ifNoneMatch = c.req.header('If-None-Match');
+  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+    return new Response(null, { status: 304, headers });
+  }
+  const size = Number(row.size);
+  const ifRange = c.req.header('If-Range');
+  // A Range with a stale If-Range gets the whole (new) body.
+  const range = ifRange !== undefined && ifRange !== etag ? { kind: 'full' as const } : parseRange(c.req.header('Range'), size);
+  if (range.kind === 'unsatisfiable') {
+    return problemResponse(416, { detail: `Range not satisfiable for ${size} bytes`, headers: { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' } });
+  }
+  const start = range.kind === 'partial' ? range.start : 0;
+  const end = range.kind === 'partial' ? range.end : size - 1;
+  if (range.kind === 'partial') headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+  headers['Content-Length'] = String(size === 0 ? 0 : end - start + 1);
+  const status = range.kind === 'partial' ? 206 : 200;
+  if (c.req.method === 'HEAD' || size === 0) return new Response(null, { status, headers });
+  const handle = await fsp.open(blobPath(c.var.deps.config.blobDir, row.blob_key), 'r');
+  const stream = handle.createReadStream({ start, end });
+  return new Response(Readable.toWeb(stream) as unknown as ReadableStream, { status, headers });
+}

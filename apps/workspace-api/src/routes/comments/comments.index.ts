@@ -1,0 +1,7 @@
+import { createRouter } from '../../lib/create-app.ts';
+import { jsonBodyLimit } from '../../lib/multipart.ts';
+import { addComment, listComments } from './comments.handlers.ts';
+
+const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/comment';
+
+export const commentsRouter = createRouter().get(base, listComments).post(base, jsonBodyLimit, addComment);

@@ -1,0 +1,133 @@
+import { GroupUserIdsInputSchema } from '@wsc/api-client';
+import type { Group, GroupPagedList, UserPagedList } from '@wsc/api-client';
+import type { Context } from 'hono';
+import { sql } from 'kysely';
+
+import type { GroupRow } from '../../db/schema.ts';
+import { notFound, unprocessable } from '../../lib/errors.ts';
+import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
+import { requireAdmin } from '../../lib/permissions.ts';
+import { compileFilter } from '../../lib/rsql-sql.ts';
+import type { FilterField } from '../../lib/rsql-sql.ts';
+import type { AppEnv } from '../../lib/types.ts';
+import { toUser } from '../../lib/users.ts';
+import { isUuid, parseJsonBody } from '../../lib/validation.ts';
+
+const GROUP_FIELDS: FilterField[] = [
+  { name: 'id', kind: 'handle', expr: sql`groups.id::text` },
+  { name: 'name', kind: 'text', expr: sql.ref('groups.name') },
+];
+const resolveGroupField = (selector: string) => GROUP_FIELDS.find((field) => field.name === selector);
+
+function toGroup(row: GroupRow): Group {
+  return {
+    id: row.id,
+    name: row.name,
+    assignable: row.assignable,
+    watchable: row.watchable,
+    mentionable: row.mentionable,
+    managed: row.managed,
+    dynamic: row.dynamic,
+    domains: row.domains,
+  };
+}
+
+async function findGroup(c: Context<AppEnv>): Promise<GroupRow> {
+  const id = c.req.param('groupId') ?? '';
+  const row = isUuid(id) ? await c.var.deps.db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw notFound(`No group ${id}`);
+  return row;
+}
+
+/** `GET /v1/groups`. */
+export async function listGroups(c: Context<AppEnv>) {
+  const { db, cursorKey } = c.var.deps;
+  const filterText = c.req.query('filter');
+  const where = filterText ? compileFilter(filterText, resolveGroupField) : sql<boolean>`true`;
+  const page = parsePageQuery(c.req.query(), cursorKey, 'groups');
+  const [{ rows, paging }, count] = await Promise.all([
+    pageBySeq(page, cursorKey, 'groups', (bound, order, limit) =>
+      db
+        .selectFrom('groups')
+        .selectAll()
+        .where(where)
+        .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
+        .orderBy('seq', order)
+        .limit(limit)
+        .execute(),
+    ),
+    db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).where(where).executeTakeFirstOrThrow(),
+  ]);
+  const body: GroupPagedList = { paging, total: Number(count.n), items: rows.map(toGroup) };
+  return c.json(body);
+}
+
+/** `GET /v1/groups/{groupId}`. */
+export async function getGroup(c: Context<AppEnv>) {
+  return c.json<Group>(toGroup(await findGroup(c)));
+}
+
+/** `GET /v1/groups/{groupId}/users`: members in the order they were added. */
+export async function listMembers(c: Context<AppEnv>) {
+  const group = await findGroup(c);
+  const { db, cursorKey } = c.var.deps;
+  const scope = `group-members:${group.id}`;
+  const page = parsePageQuery(c.req.query(), cursorKey, scope);
+  const [{ rows, paging }, count] = await Promise.all([
+    pageBySeq(page, cursorKey, scope, (bound, order, limit) =>
+      db
+        .selectFrom('group_members')
+        .innerJoin('users', 'users.id', 'group_members.user_id')
+        .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'users.job_title', 'users.status', 'group_members.seq'])
+        .where('group_members.group_id', '=', group.id)
+        .$if(bound !== null, (q) => q.where('group_members.seq', bound?.op ?? '>', bound?.seq ?? 0))
+        .orderBy('group_members.seq', order)
+        .limit(limit)
+        .execute(),
+    ),
+    db
+      .selectFrom('group_members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('group_id', '=', group.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const body: UserPagedList = { paging, total: Number(count.n), items: rows.map(toUser) };
+  return c.json(body);
+}
+
+async function checkUserIds(c: Context<AppEnv>, userIds: string[]): Promise<string[]> {
+  const unique = [...new Set(userIds.map((id) => id.toLowerCase()))];
+  const found = await c.var.deps.db.selectFrom('users').select('id').where('id', 'in', unique).execute();
+  const known = new Set(found.map((row) => row.id));
+  const problems = userIds
+    .map((id, index) => ({ id, index }))
+    .filter(({ id }) => !known.has(id.toLowerCase()))
+    .map(({ id, index }) => ({ field: `userIds.${index}`, message: `No user ${id}` }));
+  if (problems.length > 0) throw unprocessable(problems, 'Unknown user ids; nothing was changed');
+  return unique;
+}
+
+/** `POST /v1/groups/{groupId}/users` (ADMIN). */
+export async function addMembers(c: Context<AppEnv>) {
+  requireAdmin(c, 'Only administrators may change group membership');
+  const group = await findGroup(c);
+  const { userIds } = await parseJsonBody(c, GroupUserIdsInputSchema);
+  const ids = await checkUserIds(c, userIds);
+  const now = new Date();
+  await c.var.deps.db
+    .insertInto('group_members')
+    .values(ids.map((userId) => ({ group_id: group.id, user_id: userId, added_at: now })))
+    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
+    .execute();
+  return c.body(null, 201);
+}
+
+/** `DELETE /v1/groups/{groupId}/users` (ADMIN). */
+export async function removeMembers(c: Context<AppEnv>) {
+  requireAdmin(c, 'Only administrators may change group membership');
+  const group = await findGroup(c);
+  const { userIds } = await parseJsonBody(c, GroupUserIdsInputSchema);
+  const ids = await checkUserIds(c, userIds);
+  await c.var.deps.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', 'in', ids).execute();
+  return c.body(null, 200);
+}

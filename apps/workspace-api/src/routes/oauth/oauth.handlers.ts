@@ -1,0 +1,115 @@
+// The client-credentials token endpoint (RFC 6749 section 4.4). Errors follow section 5.2, not
+// problem+json, because OAuth clients parse `error`.
+import type { TokenError, TokenResponse } from '@wsc/api-client';
+import type { Context } from 'hono';
+
+import { issueToken } from '../../lib/credentials.ts';
+import { DUMMY_SECRET_HASH, verifySecret } from '../../lib/crypto.ts';
+import { tooManyRequests } from '../../lib/errors.ts';
+import type { AppEnv } from '../../lib/types.ts';
+
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+function tokenError(status: 400 | 401, error: TokenError['error'], description: string): Response {
+  const body: TokenError = { error, error_description: description };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'Content-Type': 'application/json',
+      ...NO_STORE,
+      ...(status === 401 ? { 'WWW-Authenticate': 'Basic realm="workspace-api", charset="UTF-8"' } : {}),
+    },
+  });
+}
+
+async function readFields(c: Context<AppEnv>): Promise<Record<string, unknown> | Response> {
+  const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'application/x-www-form-urlencoded') {
+    const params = new URLSearchParams(await c.req.text());
+    const fields: Record<string, string> = {};
+    for (const [key, value] of params) {
+      // RFC 6749 section 3.2: parameters must not repeat.
+      if (key in fields) return tokenError(400, 'invalid_request', `Parameter ${key} is repeated`);
+      fields[key] = value;
+    }
+    return fields;
+  }
+  if (type === 'application/json') {
+    try {
+      const body: unknown = await c.req.json();
+      if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+    } catch {
+      // fall through to the error below
+    }
+    return tokenError(400, 'invalid_request', 'The body is not a JSON object');
+  }
+  if (type === '' && (c.req.header('Content-Length') ?? '0') === '0') return {};
+  return tokenError(400, 'invalid_request', 'Use application/x-www-form-urlencoded or application/json');
+}
+
+function basicCredentials(header: string | undefined): { id: string; secret: string } | null | 'malformed' {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match?.[1]) return 'malformed';
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  try {
+    // RFC 6749 section 2.3.1: both parts are form-urlencoded before base64.
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon).replaceAll('+', ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replaceAll('+', ' ')),
+    };
+  } catch {
+    return 'malformed';
+  }
+}
+
+/** `POST /oauth/token`. */
+export async function postToken(c: Context<AppEnv>): Promise<Response> {
+  const { deps } = c.var;
+  const fields = await readFields(c);
+  if (fields instanceof Response) return fields;
+  const basic = basicCredentials(c.req.header('Authorization'));
+  if (basic === 'malformed') return tokenError(401, 'invalid_client', 'Malformed Basic credentials');
+
+  const grantType = fields.grant_type;
+  if (grantType === undefined || grantType === '') return tokenError(400, 'invalid_request', 'grant_type is required');
+  if (grantType !== 'client_credentials') {
+    return tokenError(400, 'unsupported_grant_type', 'Only client_credentials is supported');
+  }
+  const formId = fields.client_id;
+  const formSecret = fields.client_secret;
+  if ((formId !== undefined && typeof formId !== 'string') || (formSecret !== undefined && typeof formSecret !== 'string')) {
+    return tokenError(400, 'invalid_request', 'client_id and client_secret must be strings');
+  }
+  if (basic && (formId !== undefined || formSecret !== undefined)) {
+    return tokenError(400, 'invalid_request', 'Use one client authentication method, not both');
+  }
+  const clientId = basic?.id ?? formId;
+  const secret = basic?.secret ?? formSecret;
+  if (!clientId || !secret) return tokenError(401, 'invalid_client', 'Client authentication is required');
+  if (clientId.length > 200 || secret.length > 500) return tokenError(401, 'invalid_client', 'Client authentication failed');
+
+  const limiter = deps.limiters.tokenFailures;
+  const before = limiter.peek(clientId);
+  if (!before.allowed) throw tooManyRequests(before.retryAfter, limiter.headers('failed-token', before));
+
+  const credential = await deps.db
+    .selectFrom('credentials')
+    .innerJoin('users', 'users.id', 'credentials.user_id')
+    .select(['credentials.client_id', 'credentials.secret_hash', 'credentials.revoked_at', 'users.id as user_id', 'users.status'])
+    .where('credentials.client_id', '=', clientId)
+    .executeTakeFirst();
+  // Verify against a dummy hash for unknown clients so timing does not reveal which ids exist.
+  const secretOk = await verifySecret(secret, credential?.secret_hash ?? DUMMY_SECRET_HASH);
+  if (!credential || !secretOk || credential.revoked_at !== null || credential.status !== 'ACTIVE') {
+    limiter.take(clientId);
+    return tokenError(401, 'invalid_client', 'Client authentication failed');
+  }
+
+  const ttl = deps.config.tokenTtlSeconds;
+  const accessToken = await issueToken(deps.db, credential.client_id, credential.user_id, ttl);
+  const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl };
+  return c.json(body, 200, NO_STORE);
+}

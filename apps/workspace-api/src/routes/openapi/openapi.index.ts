@@ -1,0 +1,6 @@
+import { createRouter } from '../../lib/create-app.ts';
+import { getOpenApi } from './openapi.handlers.ts';
+
+export { openapiRoutes } from './openapi.routes.ts';
+
+export const openapiRouter = createRouter().get('/openapi.json', getOpenApi);

@@ -1,0 +1,136 @@
+import type { RecordPagedList, StoredRecord } from '@wsc/api-client';
+import type { Context } from 'hono';
+import { sql } from 'kysely';
+
+import { badRequest, preconditionFailed } from '../../lib/errors.ts';
+import { buildPaging, encodeCursor, parsePageQuery } from '../../lib/paging.ts';
+import { resolveDefinition, resolveRecord } from '../../lib/permissions.ts';
+import { insertRecords, recordEtag, recordFieldResolver, toRecord, updateRecord, validateRecordInput } from '../../lib/records.ts';
+import { compileFilter, keysetCondition, orderByClause, parseSort, sortValueText } from '../../lib/rsql-sql.ts';
+import type { AppEnv } from '../../lib/types.ts';
+import { readJson } from '../../lib/validation.ts';
+
+function params(c: Context<AppEnv>) {
+  return { recordType: c.req.param('recordType') ?? '', alias: c.req.param('alias') ?? '', id: c.req.param('id') ?? '' };
+}
+
+type RecordCursor = { k: Array<string | null>; s: number };
+
+function readRecordCursor(cursor: unknown, keyCount: number, field: string): RecordCursor | undefined {
+  if (cursor === undefined) return undefined;
+  const value = cursor as Partial<RecordCursor> | null;
+  const valid =
+    value !== null &&
+    typeof value === 'object' &&
+    Number.isSafeInteger(value.s) &&
+    Array.isArray(value.k) &&
+    value.k.length === keyCount &&
+    value.k.every((item) => item === null || typeof item === 'string');
+  if (!valid) throw badRequest('Invalid cursor', [{ field, message: 'Malformed, tampered or from another list' }]);
+  return value as RecordCursor;
+}
+
+/** `GET /v1/{recordType}/{alias}`: RSQL filter, sort, keyset paging and total. */
+export async function searchRecords(c: Context<AppEnv>) {
+  const { recordType, alias } = params(c);
+  const definition = await resolveDefinition(c, recordType, alias);
+  const { db, cursorKey } = c.var.deps;
+  const resolve = recordFieldResolver(definition);
+  const filterText = c.req.query('filter');
+  const filter = filterText && filterText.trim() !== '' ? compileFilter(filterText, resolve) : undefined;
+  const sortText = c.req.query('sort');
+  const keys = sortText && sortText.trim() !== '' ? parseSort(sortText, resolve) : [];
+  // Cursors are bound to the definition and the sort: reusing one under another sort is a 400.
+  const scope = `records:${definition.alias}:${keys.map((key) => `${key.descending ? '-' : ''}${key.field.name}`).join(',')}`;
+  const page = parsePageQuery(c.req.query(), cursorKey, scope);
+  const forward = page.direction === 'forward';
+  const cursor = readRecordCursor(page.cursor, keys.length, forward ? 'after' : 'before');
+  const seqRef = sql.ref('records.seq');
+
+  const base = db
+    .selectFrom('records')
+    .where('records.alias', '=', definition.alias)
+    .$if(filter !== undefined, (q) => q.where(filter ?? sql<boolean>`true`));
+  const pageQuery = base
+    .selectAll('records')
+    .$if(keys.length > 0, (q) => q.select(keys.map((key, index) => sortValueText(key.field).as(`k${index}`))))
+    .$if(cursor !== undefined, (q) =>
+      q.where(keysetCondition(keys, cursor?.k ?? [], cursor?.s ?? 0, forward ? 'after' : 'before', seqRef)),
+    )
+    .orderBy(orderByClause(keys, !forward, seqRef))
+    .limit(page.limit + 1);
+  const [fetched, count] = await Promise.all([
+    pageQuery.execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const more = fetched.length > page.limit;
+  const rows = fetched.slice(0, page.limit);
+  if (!forward) rows.reverse();
+  const items = rows.map((row) => {
+    const sortValues = keys.map((_, index) => (row as unknown as Record<string, string | null>)[`k${index}`] ?? null);
+    return { cursor: encodeCursor(cursorKey, scope, { k: sortValues, s: row.seq }), data: toRecord(row, definition) };
+  });
+  const body: RecordPagedList = {
+    paging: buildPaging(page, items.map((item) => item.cursor), more),
+    total: Number(count.n),
+    items,
+  };
+  return c.json(body);
+}
+
+/** `POST /v1/{recordType}/{alias}`: 201 with the stored record. */
+export async function createRecord(c: Context<AppEnv>) {
+  const { recordType, alias } = params(c);
+  const definition = await resolveDefinition(c, recordType, alias);
+  const body = await readJson(c);
+  const { db } = c.var.deps;
+  const changes = await validateRecordInput(db, definition, body, 'create');
+  const [row] = await insertRecords(db, definition, [changes.set], c.var.principal.email);
+  if (!row) throw new Error('Insert returned no row');
+  return c.json<StoredRecord>(toRecord(row, definition), 201, {
+    ETag: recordEtag(row),
+    Location: `/v1/${definition.recordType}/${definition.alias}/${row.id}`,
+  });
+}
+
+/** `GET /v1/{recordType}/{alias}/{id}` with ETag and If-None-Match. */
+export async function getRecord(c: Context<AppEnv>) {
+  const { recordType, alias, id } = params(c);
+  const { definition, record } = await resolveRecord(c, recordType, alias, id);
+  const etag = recordEtag(record);
+  const ifNoneMatch = c.req.header('If-None-Match');
+  if (ifNoneMatch && etagListMatches(ifNoneMatch, etag, true)) {
+    return c.body(null, 304, { ETag: etag });
+  }
+  return c.json<StoredRecord>(toRecord(record, definition), 200, { ETag: etag, 'Cache-Control': 'private, no-cache' });
+}
+
+/** Whether an If-Match / If-None-Match list names this ETag (`*` matches any). */
+function etagListMatches(header: string, etag: string, weak: boolean): boolean {
+  return header.split(',').some((raw) => {
+    const candidate = raw.trim();
+    if (candidate === '*') return true;
+    const opaque = weak ? candidate.replace(/^W\//, '') : candidate;
+    return opaque === etag;
+  });
+}
+
+/** `PUT /v1/{recordType}/{alias}/{id}`: merge update; stale If-Match -> 412. */
+export async function putRecord(c: Context<AppEnv>) {
+  const { recordType, alias, id } = params(c);
+  const { definition, record } = await resolveRecord(c, recordType, alias, id);
+  const ifMatch = c.req.header('If-Match');
+  if (ifMatch !== undefined && !etagListMatches(ifMatch, recordEtag(record), false)) {
+    throw preconditionFailed('The record changed since it was read', { ETag: recordEtag(record) });
+  }
+  const body = await readJson(c);
+  const { db } = c.var.deps;
+  const changes = await validateRecordInput(db, definition, body, 'update');
+  if (Object.keys(changes.set).length === 0 && changes.clear.length === 0) {
+    return c.json<StoredRecord>(toRecord(record, definition), 200, { ETag: recordEtag(record) });
+  }
+  // With If-Match the write only applies to the version that was checked (no lost update in between).
+  const updated = await updateRecord(db, definition, record.id, changes, c.var.principal.email, ifMatch === undefined ? undefined : record.version);
+  if (!updated) throw preconditionFailed('The record changed since it was read');
+  return c.json<StoredRecord>(toRecord(updated, definition), 200, { ETag: recordEtag(updated) });
+}

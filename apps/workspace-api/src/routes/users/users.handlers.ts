@@ -1,0 +1,88 @@
+import { CreateUserInputSchema } from '@wsc/api-client';
+import type { User, UserPagedList } from '@wsc/api-client';
+import type { Context } from 'hono';
+import { sql } from 'kysely';
+
+import { deactivateUser, insertUser } from '../../lib/credentials.ts';
+import { notFound, unprocessable } from '../../lib/errors.ts';
+import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
+import { requireAdmin } from '../../lib/permissions.ts';
+import { compileFilter } from '../../lib/rsql-sql.ts';
+import type { FilterField } from '../../lib/rsql-sql.ts';
+import type { AppEnv } from '../../lib/types.ts';
+import { toUser } from '../../lib/users.ts';
+import { isUuid, parseJsonBody } from '../../lib/validation.ts';
+
+const USER_FIELDS: FilterField[] = [
+  { name: 'id', kind: 'handle', expr: sql`users.id::text` },
+  { name: 'email', kind: 'text', expr: sql.ref('users.email') },
+  { name: 'firstName', kind: 'text', expr: sql.ref('users.first_name') },
+  { name: 'lastName', kind: 'text', expr: sql.ref('users.last_name') },
+  { name: 'jobTitle', kind: 'text', expr: sql.ref('users.job_title') },
+  { name: 'status', kind: 'picklist', expr: sql.ref('users.status'), values: ['ACTIVE', 'INACTIVE'] },
+];
+const resolveUserField = (selector: string) => USER_FIELDS.find((field) => field.name === selector);
+
+/** `GET /v1/users`. */
+export async function listUsers(c: Context<AppEnv>) {
+  const { db, cursorKey } = c.var.deps;
+  const filterText = c.req.query('filter');
+  const where = filterText ? compileFilter(filterText, resolveUserField) : sql<boolean>`true`;
+  const page = parsePageQuery(c.req.query(), cursorKey, 'users');
+  const [{ rows, paging }, count] = await Promise.all([
+    pageBySeq(page, cursorKey, 'users', (bound, order, limit) =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where(where)
+        .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
+        .orderBy('seq', order)
+        .limit(limit)
+        .execute(),
+    ),
+    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where(where).executeTakeFirstOrThrow(),
+  ]);
+  const body: UserPagedList = { paging, total: Number(count.n), items: rows.map(toUser) };
+  return c.json(body);
+}
+
+/** `POST /v1/users` (ADMIN). */
+export async function createUser(c: Context<AppEnv>) {
+  requireAdmin(c, 'Only administrators may create users');
+  const input = await parseJsonBody(c, CreateUserInputSchema);
+  const { db } = c.var.deps;
+  const existing = await db.selectFrom('users').select('id').where('email_lower', '=', input.email.toLowerCase()).executeTakeFirst();
+  if (existing) throw unprocessable([{ field: 'email', message: 'A user with this email already exists' }]);
+  try {
+    const row = await insertUser(db, {
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      jobTitle: input.jobTitle ?? null,
+    });
+    return c.json<User>(toUser(row), 201, { Location: `/v1/users/${row.id}` });
+  } catch (error) {
+    // A concurrent create of the same email loses on the unique index.
+    if ((error as { code?: string }).code === '23505') {
+      throw unprocessable([{ field: 'email', message: 'A user with this email already exists' }]);
+    }
+    throw error;
+  }
+}
+
+/** `GET /v1/users/{userId}`. */
+export async function getUser(c: Context<AppEnv>) {
+  const id = c.req.param('userId') ?? '';
+  const row = isUuid(id) ? await c.var.deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw notFound(`No user ${id}`);
+  return c.json<User>(toUser(row));
+}
+
+/** `POST /v1/users/{userId}/deactivate` (ADMIN, idempotent). */
+export async function deactivate(c: Context<AppEnv>) {
+  requireAdmin(c, 'Only administrators may deactivate users');
+  const id = c.req.param('userId') ?? '';
+  const row = isUuid(id) ? await deactivateUser(c.var.deps.db, id) : undefined;
+  if (!row) throw notFound(`No user ${id}`);
+  return c.json<User>(toUser(row));
+}

@@ -1,0 +1,52 @@
+import { CreateUserInputSchema, PageQuerySchema, UserPagedListSchema, UserSchema } from '@wsc/api-client';
+import { z } from 'zod';
+
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import type { RouteSpec } from '../../lib/openapi.ts';
+
+const userId = z.object({ userId: z.uuid() });
+
+export const usersRoutes: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/v1/users',
+    summary: 'List users; RSQL filter on email, firstName, lastName, jobTitle, status',
+    tags: ['Users'],
+    query: PageQuerySchema.extend({ filter: z.string().optional() }),
+    responses: { 200: { description: 'Users', schema: UserPagedListSchema }, ...COMMON_ERRORS },
+  },
+  {
+    method: 'post',
+    path: '/v1/users',
+    summary: 'Create a user (ADMIN)',
+    tags: ['Users'],
+    body: { schema: CreateUserInputSchema },
+    responses: {
+      201: { description: 'Created', schema: UserSchema },
+      ...COMMON_ERRORS,
+      403: { description: 'Not an administrator' },
+      422: { description: 'Invalid input or duplicate email' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/users/{userId}',
+    summary: 'Get a user',
+    tags: ['Users'],
+    params: userId,
+    responses: { 200: { description: 'User', schema: UserSchema }, ...COMMON_ERRORS, 404: { description: 'No such user' } },
+  },
+  {
+    method: 'post',
+    path: '/v1/users/{userId}/deactivate',
+    summary: "Deactivate a user (ADMIN, idempotent); revokes the user's tokens",
+    tags: ['Users'],
+    params: userId,
+    responses: {
+      200: { description: 'User', schema: UserSchema },
+      ...COMMON_ERRORS,
+      403: { description: 'Not an administrator' },
+      404: { description: 'No such user' },
+    },
+  },
+];
