@@ -133,6 +133,7 @@ describe('upload and download', () => {
     const bad = await send('GET', url, { token: h.tokens.member, headers: { Range: `bytes=${bytes.length}-` } });
     expect(bad.status).toBe(416);
     expect(bad.headers.get('Content-Range')).toBe(`bytes */${bytes.length}`);
+    expect(((await bad.json()) as { title: string }).title).toBe('Range Not Satisfiable');
     const stale = await send('GET', url, { token: h.tokens.member, headers: { Range: 'bytes=0-9', 'If-Range': '"other"' } });
     expect(stale.status).toBe(200);
     await stale.arrayBuffer();
