@@ -1,9 +1,18 @@
+import { createRequire } from 'node:module';
+
+// Plugins are resolved from this package, so every workspace package can use the config under
+// pnpm's strict node_modules layout.
+const require = createRequire(import.meta.url);
+
 /** @type {import('prettier').Config} */
 const config = {
   singleQuote: true,
   trailingComma: 'all',
   printWidth: 100,
-  plugins: ['@ianvs/prettier-plugin-sort-imports', 'prettier-plugin-tailwindcss'],
+  plugins: [
+    require.resolve('@ianvs/prettier-plugin-sort-imports'),
+    require.resolve('prettier-plugin-tailwindcss'),
+  ],
   importOrder: [
     '<TYPES>',
     '<THIRD_PARTY_MODULES>',

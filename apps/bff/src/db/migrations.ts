@@ -1,0 +1,72 @@
+// Ordered, append-only migrations of the BFF store; the same SQL runs on PGlite and PostgreSQL.
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { Migrator, sql } from 'kysely';
+
+const migrations: Record<string, Migration> = {
+  '0001_sessions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('secret_sealed', 'text', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('user_json', 'jsonb', (c) => c.notNull())
+        .addColumn('token_sealed', 'text')
+        .addColumn('token_refresh_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // The sweeper deletes by absolute expiry.
+      await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+    },
+  },
+  '0002_saved_views_and_preferences': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('saved_views')
+        .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('record_type', 'text', (c) => c.notNull())
+        .addColumn('alias', 'text', (c) => c.notNull())
+        .addColumn('search', 'jsonb', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('saved_views_owner_name', ['user_id', 'region', 'name'])
+        .execute();
+      await db.schema
+        .createTable('user_preferences')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('value', 'jsonb', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('user_preferences_pk', ['user_id', 'region', 'key'])
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
+
+/**
+ * Bring the store's schema up to date; throws on the first failing migration.
+ *
+ * @example
+ * await migrateToLatest(db);
+ */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'bff_migrations',
+    migrationLockTableName: 'bff_migrations_lock',
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

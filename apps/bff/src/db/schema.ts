@@ -1,0 +1,47 @@
+// Table types of the BFF's own store (sessions now; saved views and preferences for triage).
+import type { ColumnType, Generated } from 'kysely';
+
+/** int8 columns come back as strings from node-postgres and numbers from PGlite: read with Number(). */
+type Millis = ColumnType<number | string, number, number>;
+
+export type SessionsTable = {
+  /** sha256 (base64url) of the cookie value; the cookie itself is never stored. */
+  id_hash: string;
+  client_id: string;
+  /** AES-256-GCM sealed client secret (AAD: id_hash). */
+  secret_sealed: string;
+  region: string;
+  user_json: ColumnType<unknown, string, string>;
+  /** AES-256-GCM sealed access token (AAD: id_hash), or null before the first token. */
+  token_sealed: string | null;
+  token_refresh_at: ColumnType<number | string | null, number | null, number | null>;
+  created_at: Millis;
+  last_seen_at: Millis;
+  expires_at: Millis;
+};
+
+export type SavedViewsTable = {
+  id: Generated<string>;
+  user_id: string;
+  region: string;
+  name: string;
+  record_type: string;
+  alias: string;
+  search: ColumnType<unknown, string, string>;
+  created_at: Millis;
+  updated_at: Millis;
+};
+
+export type UserPreferencesTable = {
+  user_id: string;
+  region: string;
+  key: string;
+  value: ColumnType<unknown, string, string>;
+  updated_at: Millis;
+};
+
+export type BffDatabase = {
+  sessions: SessionsTable;
+  saved_views: SavedViewsTable;
+  user_preferences: UserPreferencesTable;
+};

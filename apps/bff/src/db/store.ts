@@ -1,0 +1,154 @@
+// The session store: kysely over embedded PGlite (default) or PostgreSQL (shared by BFF instances).
+import { mkdirSync } from 'node:fs';
+
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+
+import type { Me } from '@wsc/api-client';
+
+import { migrateToLatest } from './migrations.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { BffDatabase } from './schema.ts';
+
+export type RegionId = 'default' | 'eu';
+
+/** A session row as the app sees it. Secrets stay sealed here; only the upstream layer opens them. */
+export type SessionRecord = {
+  idHash: string;
+  clientId: string;
+  secretSealed: string;
+  region: RegionId;
+  user: Me;
+  tokenSealed: string | null;
+  tokenRefreshAt: number | null;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+};
+
+export type SessionStore = {
+  readonly db: Kysely<BffDatabase>;
+  create(session: SessionRecord): Promise<void>;
+  get(idHash: string): Promise<SessionRecord | undefined>;
+  delete(idHash: string): Promise<void>;
+  touch(idHash: string, lastSeenAt: number): Promise<void>;
+  saveToken(idHash: string, tokenSealed: string, tokenRefreshAt: number): Promise<void>;
+  /** Deletes sessions past their absolute expiry or idle since before `idleBefore`. */
+  sweep(now: number, idleBefore: number): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type StoreOptions =
+  | { kind: 'memory' }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'postgres'; url: string };
+
+/**
+ * Open (and migrate) the session store.
+ *
+ * @example
+ * const store = await openStore({ kind: 'pglite', dataDir: '.data/bff' });
+ */
+export async function openStore(options: StoreOptions): Promise<SessionStore> {
+  let db: Kysely<BffDatabase>;
+  if (options.kind === 'postgres') {
+    db = new Kysely<BffDatabase>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.url, max: 10 }) }),
+    });
+  } else {
+    if (options.kind === 'pglite') mkdirSync(options.dataDir, { recursive: true });
+    const pglite = await PGlite.create(options.kind === 'pglite' ? options.dataDir : undefined);
+    db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(pglite) });
+  }
+  await migrateToLatest(db as Kysely<unknown>);
+  return createStore(db);
+}
+
+function toRecord(row: {
+  id_hash: string;
+  client_id: string;
+  secret_sealed: string;
+  region: string;
+  user_json: unknown;
+  token_sealed: string | null;
+  token_refresh_at: number | string | null;
+  created_at: number | string;
+  last_seen_at: number | string;
+  expires_at: number | string;
+}): SessionRecord {
+  return {
+    idHash: row.id_hash,
+    clientId: row.client_id,
+    secretSealed: row.secret_sealed,
+    region: row.region === 'eu' ? 'eu' : 'default',
+    user: (typeof row.user_json === 'string' ? JSON.parse(row.user_json) : row.user_json) as Me,
+    tokenSealed: row.token_sealed,
+    tokenRefreshAt: row.token_refresh_at === null ? null : Number(row.token_refresh_at),
+    createdAt: Number(row.created_at),
+    lastSeenAt: Number(row.last_seen_at),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
+function createStore(db: Kysely<BffDatabase>): SessionStore {
+  return {
+    db,
+    async create(s) {
+      await db
+        .insertInto('sessions')
+        .values({
+          id_hash: s.idHash,
+          client_id: s.clientId,
+          secret_sealed: s.secretSealed,
+          region: s.region,
+          user_json: JSON.stringify(s.user),
+          token_sealed: s.tokenSealed,
+          token_refresh_at: s.tokenRefreshAt,
+          created_at: s.createdAt,
+          last_seen_at: s.lastSeenAt,
+          expires_at: s.expiresAt,
+        })
+        .execute();
+    },
+    async get(idHash) {
+      const row = await db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('id_hash', '=', idHash)
+        .executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
+    async delete(idHash) {
+      await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    },
+    async touch(idHash, lastSeenAt) {
+      await db
+        .updateTable('sessions')
+        .set({ last_seen_at: lastSeenAt })
+        .where('id_hash', '=', idHash)
+        .execute();
+    },
+    async saveToken(idHash, tokenSealed, tokenRefreshAt) {
+      await db
+        .updateTable('sessions')
+        .set({ token_sealed: tokenSealed, token_refresh_at: tokenRefreshAt })
+        .where('id_hash', '=', idHash)
+        .execute();
+    },
+    async sweep(now, idleBefore) {
+      const result = await db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleBefore)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

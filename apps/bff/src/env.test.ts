@@ -1,0 +1,114 @@
+// `pnpm start` behaviour: the real entry point, spawned with bad and good environments.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFakeUpstream } from '../test/fake-upstream.ts';
+import type { FakeUpstream } from '../test/fake-upstream.ts';
+import { parseEnv } from './env.ts';
+
+const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = path.join(appDir, 'node_modules', '.bin', 'tsx');
+
+let upstream: FakeUpstream;
+let dataDir: string;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'bff-env-'));
+});
+afterAll(async () => {
+  await upstream.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The environment of a child: PATH only, plus what the test gives. */
+function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '', ...vars };
+}
+
+describe('env validation', () => {
+  it('parses a valid env with defaults', () => {
+    const env = parseEnv({
+      WORKSPACE_API_URL: 'http://127.0.0.1:4000/v1/',
+      SESSION_SECRET: 's'.repeat(32),
+    });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      WORKSPACE_API_URL: 'http://127.0.0.1:4000/v1',
+    });
+    expect(env.WORKSPACE_API_URL_EU).toBeUndefined();
+  });
+
+  it('exits 1 naming every bad variable, without echoing the secret', async () => {
+    const secret = 'too-short-secret';
+    const child = spawn(tsx, ['src/index.ts'], {
+      cwd: appDir,
+      env: childEnv({
+        WORKSPACE_API_URL: 'http://127.0.0.1:4000/api',
+        WORKSPACE_API_URL_EU: 'not a url',
+        SESSION_SECRET: secret,
+        PORT: 'eighty',
+      }),
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    for (const name of ['WORKSPACE_API_URL', 'WORKSPACE_API_URL_EU', 'SESSION_SECRET', 'PORT']) {
+      expect(stderr).toContain(`${name}:`);
+    }
+    expect(stderr).not.toContain(secret);
+    expect(stderr).not.toMatch(/at .*\.ts:\d+/); // a message, not a stack trace
+  });
+
+  it('exits 1 when SESSION_SECRET is missing (no silent dev default)', async () => {
+    const child = spawn(tsx, ['src/index.ts'], {
+      cwd: appDir,
+      env: childEnv({ WORKSPACE_API_URL: upstream.apiUrl }),
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
+    expect(stderr).toContain('SESSION_SECRET');
+  });
+
+  it('starts from PORT, HOST, WORKSPACE_API_URL, SESSION_SECRET, PUBLIC_DIR and BFF_DATA_DIR', async () => {
+    const child = spawn(tsx, ['src/index.ts'], {
+      cwd: appDir,
+      env: childEnv({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        WORKSPACE_API_URL: upstream.apiUrl,
+        SESSION_SECRET: 'a-session-secret-that-is-long-enough-123',
+        PUBLIC_DIR: path.join(dataDir, 'no-console'),
+        BFF_DATA_DIR: path.join(dataDir, 'store'),
+      }),
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const match = /"url":"(http:\/\/[^"]+)"/.exec(out);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const health = await fetch(`${url}/bff/health`);
+      expect(health.status).toBe(200);
+      const ready = await fetch(`${url}/bff/ready`);
+      expect(ready.status).toBe(200);
+      const root = await fetch(url, { headers: { accept: 'text/html' } });
+      expect(root.status).toBe(503);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+    }
+  });
+});

@@ -1,0 +1,73 @@
+// The BFF's only reader of process.env: parse once with zod and fail fast, naming every bad variable.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { z } from 'zod';
+
+const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const apiUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((value) => /\/v1\/?$/.test(value), 'must end in /v1')
+  .transform((value) => value.replace(/\/$/, ''));
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** Environment schema; every key is a variable named in DESIGN.md section 2 or an operational knob. */
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  WORKSPACE_API_URL: apiUrl,
+  WORKSPACE_API_URL_EU: z.preprocess((v) => (v === '' ? undefined : v), apiUrl.optional()),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  PUBLIC_DIR: z.string().min(1).default(path.resolve(appRoot, '../web/dist')),
+  BFF_DATA_DIR: z.string().min(1).default(path.resolve(appRoot, '.data/bff')),
+  BFF_DATABASE_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  ),
+  SESSION_IDLE_MINUTES: positiveInt.default(30),
+  SESSION_ABSOLUTE_HOURS: positiveInt.default(12),
+  UPSTREAM_TIMEOUT_MS: positiveInt.default(30_000),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Thrown by `parseEnv` with the names of the variables that failed validation. */
+export class EnvError extends Error {
+  constructor(readonly problems: { name: string; message: string }[]) {
+    super(
+      `Invalid environment: ${problems.map((p) => `${p.name} (${p.message})`).join(', ')}`,
+    );
+    this.name = 'EnvError';
+  }
+}
+
+/**
+ * Validate an environment record. Values are never echoed in the error (SESSION_SECRET is one).
+ *
+ * @example
+ * const env = parseEnv({ WORKSPACE_API_URL: 'http://127.0.0.1:4000/v1', SESSION_SECRET: 'x'.repeat(32) });
+ */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => ({
+        name: issue.path.join('.') || '(root)',
+        message: issue.message,
+      })),
+    );
+  }
+  return result.data;
+}
+
+/**
+ * Read and validate `process.env`.
+ *
+ * @example
+ * const env = readEnv();
+ */
+export function readEnv(): Env {
+  return parseEnv(process.env);
+}

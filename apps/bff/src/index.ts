@@ -1,0 +1,67 @@
+// Serves the BFF: validate env (fail fast), open the store, listen, sweep expired sessions, and
+// shut down cleanly on SIGINT/SIGTERM.
+import { serve } from '@hono/node-server';
+
+import { createApp } from './app.ts';
+import { openStore } from './db/store.ts';
+import { EnvError, readEnv } from './env.ts';
+import { configFromEnv } from './lib/config.ts';
+import { createLogger } from './lib/logger.ts';
+
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+function loadEnv() {
+  try {
+    return readEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      process.stderr.write(
+        `bff: invalid configuration:\n${error.problems.map((p) => `  ${p.name}: ${p.message}`).join('\n')}\n`,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const env = loadEnv();
+const config = configFromEnv(env);
+const logger = createLogger({ level: env.LOG_LEVEL });
+const store = await openStore(
+  env.BFF_DATABASE_URL
+    ? { kind: 'postgres', url: env.BFF_DATABASE_URL }
+    : { kind: 'pglite', dataDir: env.BFF_DATA_DIR },
+);
+const app = createApp({ config, store, logger });
+
+const sweep = setInterval(() => {
+  const now = Date.now();
+  store.sweep(now, now - config.idleTimeoutMs).catch((error: unknown) => {
+    logger.warn('session sweep failed', { error: error instanceof Error ? error.message : String(error) });
+  });
+}, SWEEP_INTERVAL_MS);
+sweep.unref();
+
+const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  logger.info('listening', {
+    url: `http://${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`,
+    regions: config.regions.map((r) => r.id),
+    console: config.publicDir,
+    store: env.BFF_DATABASE_URL ? 'postgres' : 'pglite',
+  });
+});
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('stopping', { signal });
+  clearInterval(sweep);
+  server.close(() => {
+    store.close().finally(() => process.exit(0));
+  });
+  // Keep-alive connections would hold close() open; give in-flight requests a moment, then go.
+  setTimeout(() => process.exit(0), 5_000).unref();
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

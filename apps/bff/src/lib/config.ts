@@ -1,0 +1,104 @@
+// The BFF's runtime configuration: built from env in production, written directly by tests.
+import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
+
+import type { Env } from '../env.ts';
+import type { RegionId } from '../db/store.ts';
+
+export type Region = {
+  id: RegionId;
+  label: string;
+  /** Base of the resources, ending in `/v1`. */
+  apiUrl: string;
+  /** The base URL without `/v1`, plus `/oauth/token`. */
+  tokenUrl: string;
+};
+
+export type BffConfig = {
+  regions: Region[];
+  sessionSecret: string;
+  /** Folder of the built console; `null` or a folder without index.html -> `/` answers 503. */
+  publicDir: string | null;
+  /** Largest request body forwarded upstream: one 250 MiB file plus multipart overhead. */
+  maxUploadBytes: number;
+  idleTimeoutMs: number;
+  absoluteTimeoutMs: number;
+  /** The idle timestamp is written at most this often per session (keeps the hot path write-free). */
+  touchIntervalMs: number;
+  /** How long a session row read from the store is trusted in memory. */
+  sessionCacheMs: number;
+  /** Time allowed for upstream response headers before answering 504. */
+  upstreamTimeoutMs: number;
+  retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number; maxRetryAfterMs: number };
+  loginRateLimit: { max: number; windowMs: number };
+  /** A token is refreshed once this fraction of its lifetime has passed. */
+  tokenRefreshRatio: number;
+};
+
+/** Multipart framing around a 250 MiB file: boundaries, part headers and a description field. */
+export const MULTIPART_ALLOWANCE_BYTES = 1024 * 1024;
+
+/**
+ * The token URL of an API base: strip `/v1`, add `/oauth/token`.
+ *
+ * @example
+ * tokenUrlFor('https://api.example.com/v1'); // 'https://api.example.com/oauth/token'
+ */
+export function tokenUrlFor(apiUrl: string): string {
+  return `${apiUrl.replace(/\/v1\/?$/, '')}/oauth/token`;
+}
+
+/**
+ * A region entry from its API base URL.
+ *
+ * @example
+ * const eu = regionFor('eu', 'http://127.0.0.1:4001/v1');
+ */
+export function regionFor(id: RegionId, apiUrl: string): Region {
+  return {
+    id,
+    label: id === 'eu' ? 'EU' : 'Default',
+    apiUrl: apiUrl.replace(/\/$/, ''),
+    tokenUrl: tokenUrlFor(apiUrl),
+  };
+}
+
+/**
+ * Defaults for everything but the regions, the secret and the public folder.
+ *
+ * @example
+ * const config = { ...defaultConfig(), regions: [regionFor('default', url)], sessionSecret, publicDir: null };
+ */
+export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | 'publicDir'> {
+  return {
+    maxUploadBytes: MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE_BYTES,
+    idleTimeoutMs: 30 * 60_000,
+    absoluteTimeoutMs: 12 * 3_600_000,
+    touchIntervalMs: 60_000,
+    sessionCacheMs: 5_000,
+    upstreamTimeoutMs: 30_000,
+    retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 2_000 },
+    loginRateLimit: { max: 10, windowMs: 5 * 60_000 },
+    tokenRefreshRatio: 0.9,
+  };
+}
+
+/**
+ * The configuration the server runs with, from validated env.
+ *
+ * @example
+ * const config = configFromEnv(readEnv());
+ */
+export function configFromEnv(env: Env): BffConfig {
+  const regions = [regionFor('default', env.WORKSPACE_API_URL)];
+  if (env.WORKSPACE_API_URL_EU) regions.push(regionFor('eu', env.WORKSPACE_API_URL_EU));
+  return {
+    ...defaultConfig(),
+    regions,
+    sessionSecret: env.SESSION_SECRET,
+    // Checked per request, so a console built after the BFF started is served without a restart.
+    publicDir: env.PUBLIC_DIR,
+    idleTimeoutMs: env.SESSION_IDLE_MINUTES * 60_000,
+    absoluteTimeoutMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+    upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+  };
+}

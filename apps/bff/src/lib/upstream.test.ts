@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+
+import { regionFor, tokenUrlFor } from './config.ts';
+import { fullJitter, isConnectionReset } from './upstream.ts';
+
+describe('upstream helpers', () => {
+  it('derives the token URL from the API base without /v1', () => {
+    expect(tokenUrlFor('https://api.example.com/v1')).toBe('https://api.example.com/oauth/token');
+    expect(tokenUrlFor('http://127.0.0.1:4010/base/v1/')).toBe('http://127.0.0.1:4010/base/oauth/token');
+    expect(regionFor('eu', 'http://h/v1/')).toMatchObject({ apiUrl: 'http://h/v1', label: 'EU' });
+  });
+
+  it('backs off with full jitter: uniform in [0, min(cap, base * 2^attempt)]', () => {
+    const retry = { baseDelayMs: 100, maxDelayMs: 1_000 };
+    expect(fullJitter(0, retry, () => 0)).toBe(0);
+    expect(fullJitter(0, retry, () => 0.999)).toBe(99);
+    expect(fullJitter(2, retry, () => 0.5)).toBe(200);
+    expect(fullJitter(8, retry, () => 0.999)).toBe(999);
+  });
+
+  it('recognises resets, not refusals', () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(isConnectionReset(reset)).toBe(true);
+    expect(isConnectionReset(new TypeError('fetch failed', { cause: reset }))).toBe(true);
+    expect(isConnectionReset(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(false);
+  });
+});

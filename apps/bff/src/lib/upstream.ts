@@ -1,0 +1,379 @@
+// Everything that talks to the workspace API: sign-in calls (token, /v1/me) over the injected
+// fetch, the per-session token cache (single flight, refresh before expiry), and the proxy's
+// upstream exchange over node:http with a headers timeout and bounded retries.
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
+
+import { isApiError, MeSchema, parseRetryAfter, requestToken } from '@wsc/api-client';
+import type { Me, TokenResponse } from '@wsc/api-client';
+
+import type { SessionRecord, SessionStore } from '../db/store.ts';
+import type { Clock } from './clock.ts';
+import type { BffConfig, Region } from './config.ts';
+import type { Sealer } from './crypto.ts';
+import type { Logger } from './logger.ts';
+
+/** The API said the session's credentials are no longer valid (revoked, deactivated, rotated). */
+export class CredentialsRejectedError extends Error {
+  override readonly name = 'CredentialsRejectedError';
+}
+
+/** The API could not be reached, timed out, or answered the token call with something unusable. */
+export class UpstreamUnavailableError extends Error {
+  override readonly name = 'UpstreamUnavailableError';
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'unreachable' | 'bad_reply' | 'rate_limited',
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+type CachedToken = { token: string; refreshAt: number };
+
+/** Entries kept in memory at most; past it the oldest are dropped (they reload from the store). */
+const MAX_CACHED_TOKENS = 10_000;
+
+export type TokenManager = {
+  /** A valid access token for the session; one token call per session at a time. */
+  get(session: SessionRecord): Promise<string>;
+  /** Drop `staleToken` (after an upstream 401) so the next `get` fetches a new one. */
+  invalidate(idHash: string, staleToken: string): void;
+  forget(idHash: string): void;
+  /** Seed the cache at sign-in with the token the credentials were checked with. */
+  prime(idHash: string, token: string, refreshAt: number): void;
+};
+
+/**
+ * Call the token endpoint; maps RFC 6749 errors and network failures to the BFF's error types.
+ *
+ * @example
+ * const token = await fetchToken(fetch, region, clientId, secret, config.upstreamTimeoutMs);
+ */
+export async function fetchToken(
+  doFetch: typeof fetch,
+  region: Region,
+  clientId: string,
+  clientSecret: string,
+  timeoutMs: number,
+): Promise<TokenResponse> {
+  try {
+    return await requestToken({
+      tokenUrl: region.tokenUrl,
+      clientId,
+      clientSecret,
+      fetch: doFetch,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    if (isApiError(error)) {
+      if (error.status === 400 || error.status === 401) throw new CredentialsRejectedError(error.code);
+      if (error.status === 429) {
+        throw new UpstreamUnavailableError('token rate limited', 'rate_limited', error.retryAfter);
+      }
+      throw new UpstreamUnavailableError(
+        `token endpoint answered ${error.status}`,
+        error.status === 0 ? 'unreachable' : 'bad_reply',
+      );
+    }
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      throw new UpstreamUnavailableError('token endpoint timed out', 'timeout');
+    }
+    throw new UpstreamUnavailableError('token endpoint failed', 'unreachable');
+  }
+}
+
+/**
+ * `GET /v1/me` with a fresh token: who signed in, and their role.
+ *
+ * @example
+ * const me = await fetchMe(fetch, region, token.access_token, 30_000);
+ */
+export async function fetchMe(
+  doFetch: typeof fetch,
+  region: Region,
+  accessToken: string,
+  timeoutMs: number,
+): Promise<Me> {
+  let response: Response;
+  try {
+    response = await doFetch(`${region.apiUrl}/me`, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const timeout = error instanceof Error && error.name === 'TimeoutError';
+    throw new UpstreamUnavailableError('GET /v1/me failed', timeout ? 'timeout' : 'unreachable');
+  }
+  if (response.status === 401) throw new CredentialsRejectedError('me_unauthorized');
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new UpstreamUnavailableError(`GET /v1/me answered ${response.status}`, 'bad_reply');
+  }
+  const parsed = MeSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new UpstreamUnavailableError('GET /v1/me reply malformed', 'bad_reply');
+  return parsed.data;
+}
+
+/**
+ * The per-session token cache. Tokens live in memory and, sealed, in the session row, so a BFF
+ * restart or a second instance reuses them instead of calling the token endpoint again.
+ *
+ * @example
+ * const tokens = createTokenManager({ config, store, clock, sealer, fetch, logger });
+ * const token = await tokens.get(session);
+ */
+export function createTokenManager(deps: {
+  config: BffConfig;
+  store: SessionStore;
+  clock: Clock;
+  sealer: Sealer;
+  fetch: typeof fetch;
+  logger: Logger;
+}): TokenManager {
+  const { config, store, clock, sealer } = deps;
+  const cache = new Map<string, CachedToken>();
+  const inflight = new Map<string, Promise<string>>();
+  // Stale tokens are remembered per session so a stored copy of one is not reused after a 401.
+  const rejected = new Map<string, string>();
+
+  const remember = (idHash: string, entry: CachedToken) => {
+    if (cache.size >= MAX_CACHED_TOKENS && !cache.has(idHash)) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) cache.delete(oldest.value);
+    }
+    cache.set(idHash, entry);
+  };
+
+  const refresh = async (session: SessionRecord): Promise<string> => {
+    const region = config.regions.find((r) => r.id === session.region);
+    if (!region) throw new CredentialsRejectedError('region no longer configured');
+    const secret = sealer.open(session.secretSealed, session.idHash);
+    const issuedAt = clock.now();
+    const reply = await fetchToken(
+      deps.fetch,
+      region,
+      session.clientId,
+      secret,
+      config.upstreamTimeoutMs,
+    );
+    const refreshAt = issuedAt + reply.expires_in * 1000 * config.tokenRefreshRatio;
+    remember(session.idHash, { token: reply.access_token, refreshAt });
+    rejected.delete(session.idHash);
+    await store.saveToken(
+      session.idHash,
+      sealer.seal(reply.access_token, session.idHash),
+      refreshAt,
+    );
+    deps.logger.debug('token refreshed', { session: session.idHash.slice(0, 8) });
+    return reply.access_token;
+  };
+
+  return {
+    async get(session) {
+      const now = clock.now();
+      const cached = cache.get(session.idHash);
+      if (cached && now < cached.refreshAt) return cached.token;
+      const running = inflight.get(session.idHash);
+      if (running) return running;
+      // The stored token: after a restart, or refreshed meanwhile by another BFF instance.
+      const storedUntil = session.tokenRefreshAt ?? 0;
+      if (session.tokenSealed && now < storedUntil && storedUntil > (cached?.refreshAt ?? 0)) {
+        const stored = sealer.open(session.tokenSealed, session.idHash);
+        if (rejected.get(session.idHash) !== stored) {
+          remember(session.idHash, { token: stored, refreshAt: storedUntil });
+          return stored;
+        }
+      }
+      const promise = refresh(session).finally(() => inflight.delete(session.idHash));
+      inflight.set(session.idHash, promise);
+      return promise;
+    },
+    invalidate(idHash, staleToken) {
+      rejected.set(idHash, staleToken);
+      if (cache.get(idHash)?.token === staleToken) cache.delete(idHash);
+    },
+    forget(idHash) {
+      cache.delete(idHash);
+      rejected.delete(idHash);
+    },
+    prime(idHash, token, refreshAt) {
+      remember(idHash, { token, refreshAt });
+    },
+  };
+}
+
+/** Statuses after which an idempotent request is tried again. */
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Error codes of a connection that broke under a request (keep-alive race, upstream crash). */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * True when a fetch failure is a reset connection rather than, say, a refused one.
+ *
+ * @example
+ * if (isConnectionReset(error)) retry();
+ */
+export function isConnectionReset(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && RESET_CODES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Keep-alive connection pools to the API; one per process is plenty. */
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: 256, scheduling: 'lifo' }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 256, scheduling: 'lifo' }),
+};
+
+export type ExchangeOptions = {
+  url: string;
+  method: string;
+  headers: OutgoingHttpHeaders;
+  /** The request body, streamed once; only for non-idempotent requests with a Content-Length. */
+  body?: Readable;
+  /** GET/HEAD: may be retried. */
+  idempotent: boolean;
+  clientSignal: AbortSignal;
+  timeoutMs: number;
+  retry: BffConfig['retry'];
+  random: () => number;
+  onRetry?: (attempt: number, reason: string, delayMs: number) => void;
+};
+
+/** The upstream did not send response headers within the timeout. */
+export class UpstreamTimeoutError extends Error {
+  override readonly name = 'UpstreamTimeoutError';
+}
+
+/** The browser went away before the upstream answered. */
+export class ClientAbortedError extends Error {
+  override readonly name = 'ClientAbortedError';
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ClientAbortedError());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ClientAbortedError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Full-jitter backoff: a uniform delay in [0, min(cap, base * 2^attempt)].
+ *
+ * @example
+ * fullJitter(1, { baseDelayMs: 100, maxDelayMs: 1000 }, Math.random); // 0..200
+ */
+export function fullJitter(
+  attempt: number,
+  retry: Pick<BffConfig['retry'], 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number,
+): number {
+  return Math.floor(random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
+}
+
+/**
+ * One HTTP request over node:http (several times cheaper per request than fetch, which matters
+ * for the 1 ms budget). Resolves at response headers; the body is left to the caller. A client
+ * abort destroys the upstream request at once, and so does the headers timeout.
+ */
+function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(options.url);
+    const secure = url.protocol === 'https:';
+    const req = (secure ? httpsRequest : httpRequest)(url, {
+      method: options.method,
+      headers: options.headers,
+      agent: secure ? agents.https : agents.http,
+    });
+    let settled = false;
+    const onAbort = () => req.destroy(new ClientAbortedError());
+    const timer = setTimeout(() => req.destroy(new UpstreamTimeoutError()), options.timeoutMs);
+    const detach = () => {
+      clearTimeout(timer);
+    };
+    options.clientSignal.addEventListener('abort', onAbort, { once: true });
+    req.on('response', (res) => {
+      settled = true;
+      detach();
+      // Keep the abort link until the body is done, so a browser leaving mid-download frees the
+      // upstream connection too.
+      res.once('close', () => options.clientSignal.removeEventListener('abort', onAbort));
+      resolve(res);
+    });
+    req.on('error', (error) => {
+      detach();
+      options.clientSignal.removeEventListener('abort', onAbort);
+      if (!settled) reject(error);
+    });
+    if (options.clientSignal.aborted) {
+      onAbort();
+      return;
+    }
+    const body = options.body;
+    if (!body) {
+      req.end();
+      return;
+    }
+    body.on('error', () => req.destroy(new ClientAbortedError()));
+    body.on('close', () => {
+      if (!body.readableEnded) req.destroy(new ClientAbortedError());
+    });
+    body.pipe(req);
+  });
+}
+
+/**
+ * One upstream exchange. GET/HEAD are retried at most `retry.maxRetries` times on 429/502/503/504
+ * and connection resets, honouring a short Retry-After and otherwise backing off with full jitter;
+ * the last answer (a 429 included) is returned as is. Other methods go out exactly once.
+ *
+ * @example
+ * const res = await exchange({ url, method: 'GET', headers, idempotent: true, clientSignal, timeoutMs, retry, random: Math.random });
+ */
+export async function exchange(options: ExchangeOptions): Promise<IncomingMessage> {
+  for (let attempt = 0; ; attempt++) {
+    const canRetry = options.idempotent && attempt < options.retry.maxRetries;
+    let response: IncomingMessage;
+    try {
+      response = await sendOnce(options);
+    } catch (error) {
+      if (!canRetry || !isConnectionReset(error) || options.clientSignal.aborted) throw error;
+      const delay = fullJitter(attempt, options.retry, options.random);
+      options.onRetry?.(attempt + 1, 'reset', delay);
+      await sleep(delay, options.clientSignal);
+      continue;
+    }
+    const status = response.statusCode ?? 502;
+    if (!canRetry || !RETRYABLE_STATUS.has(status)) return response;
+    const header = response.headers['retry-after'];
+    const retryAfter = parseRetryAfter(typeof header === 'string' ? header : undefined);
+    let delay: number;
+    if (retryAfter === undefined) {
+      delay = fullJitter(attempt, options.retry, options.random);
+    } else if (retryAfter * 1000 <= options.retry.maxRetryAfterMs) {
+      delay = retryAfter * 1000;
+    } else {
+      // The API asks for a longer pause than a user should wait on a spinner: pass it through.
+      return response;
+    }
+    response.resume();
+    options.onRetry?.(attempt + 1, String(status), delay);
+    await sleep(delay, options.clientSignal);
+  }
+}

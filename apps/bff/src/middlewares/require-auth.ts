@@ -1,0 +1,33 @@
+// Rejects requests without a live session with 401 problem+json and clears a dead cookie.
+import { createMiddleware } from 'hono/factory';
+
+import type { AppEnv } from '../lib/create-app.ts';
+import { problemResponse } from '../lib/errors.ts';
+import { sessionCookie } from '../lib/sessions.ts';
+
+/**
+ * 401 unless `sessionMiddleware` found a live session.
+ *
+ * @example
+ * app.use('/api/*', sessionMiddleware(sessions), requireAuth);
+ */
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.session) return next();
+  return unauthenticated(c.var.sessionId !== undefined);
+});
+
+/**
+ * The 401 answer for a missing or dead session.
+ *
+ * @example
+ * return unauthenticated(true);
+ */
+export function unauthenticated(clearCookie: boolean): Response {
+  return problemResponse({
+    status: 401,
+    code: 'unauthenticated',
+    title: 'Unauthorized',
+    detail: 'Sign in to continue',
+    ...(clearCookie ? { headers: { 'set-cookie': sessionCookie('', 0) } } : {}),
+  });
+}

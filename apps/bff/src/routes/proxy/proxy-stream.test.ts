@@ -1,0 +1,225 @@
+// Socket-level behaviour on real loopback ports: raw request targets, streaming both ways, and
+// a client abort reaching the upstream.
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { createHarness } from '../../../test/harness.ts';
+import type { Harness } from '../../../test/harness.ts';
+import { SESSION_COOKIE } from '../../lib/sessions.ts';
+
+let h: Harness;
+let base: string;
+let port: number;
+let cookie: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  base = await h.listen();
+  port = Number(new URL(base).port);
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  h.upstream.reset();
+  ({ cookie } = await h.login());
+  h.upstream.reset();
+});
+
+const until = async (condition: () => boolean, timeoutMs = 5_000) => {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+/** Send a request target exactly as written (no client-side URL normalisation). */
+const rawStatus = (target: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk.toString();
+      const match = /^HTTP\/1\.1 (\d{3})/.exec(data);
+      if (match) {
+        socket.destroy();
+        resolve(Number(match[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.write(
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-CSRF: 1\r\nCookie: ${SESSION_COOKIE}=${cookie}\r\nConnection: close\r\n\r\n`,
+    );
+  });
+
+describe('raw request targets', () => {
+  it('refuses dot segments (plain or encoded) and absolute URLs with 400 and no upstream call', async () => {
+    const targets = [
+      '/api/v1/apps/../users',
+      '/api/v1/../../admin',
+      '/api/v1/apps/%2e%2e/users',
+      '/api/v1/apps/.%2E/users',
+      '/api/v1/./users',
+      `http://evil.example/api/v1/users`,
+      `http://127.0.0.1:${port}/api/v1/users`,
+    ];
+    for (const target of targets) expect(await rawStatus(target), target).toBe(400);
+    expect(h.upstream.requests).toHaveLength(0);
+    expect(await rawStatus('/api/v1/users')).toBe(200);
+  });
+});
+
+describe('streaming', () => {
+  it('streams an upload: the upstream receives bytes before the browser has sent them all', async () => {
+    const size = 8 * 1024 * 1024;
+    const chunk = Buffer.alloc(256 * 1024, 7);
+    let upstreamSawBytesBeforeEnd = false;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${base}/api/v1/apps/support/records/SUP-1/attachments`, {
+        method: 'POST',
+        headers: {
+          'content-length': String(size),
+          'content-type': 'application/octet-stream',
+          'x-csrf': '1',
+          cookie: `${SESSION_COOKIE}=${cookie}`,
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      void (async () => {
+        for (let sent = 0; sent < size; sent += chunk.length) {
+          if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+          if (sent === size / 2) {
+            await until(() => (h.upstream.apiRequests()[0]?.bytes ?? 0) > 0);
+            upstreamSawBytesBeforeEnd = true;
+          }
+        }
+        req.end();
+      })();
+    });
+    expect(status).toBe(200);
+    expect(upstreamSawBytesBeforeEnd).toBe(true);
+    const rec = h.upstream.apiRequests()[0];
+    expect(rec?.bytes).toBe(size);
+    expect(rec?.headers['content-length']).toBe(String(size));
+  });
+
+  it('streams a download: the first bytes arrive while the upstream is still writing', async () => {
+    let finish: () => void = () => {};
+    h.upstream.route = (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.write(Buffer.alloc(64 * 1024, 1));
+      finish = () => res.end(Buffer.alloc(1024, 2));
+    };
+    const res = await fetch(`${base}/api/v1/apps/support/records/SUP-1/attachments/a/content`, {
+      headers: { 'x-csrf': '1', cookie: `${SESSION_COOKIE}=${cookie}` },
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body?.getReader();
+    const first = await reader?.read();
+    expect(first?.value?.byteLength).toBeGreaterThan(0);
+    finish();
+    let total = first?.value?.byteLength ?? 0;
+    for (;;) {
+      const next = await reader?.read();
+      if (!next || next.done) break;
+      total += next.value.byteLength;
+    }
+    expect(total).toBe(65 * 1024);
+  });
+
+  it('cuts the browser off when the upstream breaks mid-download, instead of hanging', async () => {
+    h.upstream.route = (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
+      res.write(Buffer.alloc(1000, 1));
+      setTimeout(() => res.socket?.destroy(), 50);
+    };
+    const res = await fetch(`${base}/api/v1/apps/support/records/SUP-1/attachments/a/content`, {
+      headers: { 'x-csrf': '1', cookie: `${SESSION_COOKIE}=${cookie}` },
+    });
+    expect(res.status).toBe(200);
+    await expect(res.arrayBuffer()).rejects.toThrow();
+  });
+
+  it('closes the upstream download when the browser goes away', async () => {
+    let upstreamClosed = false;
+    h.upstream.route = (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const timer = setInterval(() => res.write(Buffer.alloc(16 * 1024, 1)), 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        upstreamClosed = true;
+      });
+    };
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/v1/apps/support/records/SUP-1/attachments/a/content`, {
+      headers: { 'x-csrf': '1', cookie: `${SESSION_COOKIE}=${cookie}` },
+      signal: controller.signal,
+    });
+    await res.body?.getReader().read();
+    controller.abort();
+    await until(() => upstreamClosed, 2_000);
+    expect(upstreamClosed).toBe(true);
+  });
+
+  it('aborts the upstream request within a second when the browser disconnects mid-upload', async () => {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(
+      `POST /api/v1/apps/support/records/SUP-1/attachments HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Content-Type: application/octet-stream\r\nContent-Length: ${50 * 1024 * 1024}\r\n` +
+        `X-CSRF: 1\r\nCookie: ${SESSION_COOKIE}=${cookie}\r\n\r\n`,
+    );
+    socket.write(Buffer.alloc(512 * 1024, 1));
+    await until(() => (h.upstream.apiRequests()[0]?.bytes ?? 0) > 0);
+    const disconnectedAt = Date.now();
+    socket.destroy();
+    await until(() => h.upstream.apiRequests()[0]?.abortedAt !== undefined, 2_000);
+    const rec = h.upstream.apiRequests()[0];
+    expect(rec?.completed).toBe(false);
+    expect((rec?.abortedAt ?? Infinity) - disconnectedAt).toBeLessThan(1_000);
+  });
+
+  it('holds only a few MiB in flight while a 96 MiB upload passes through (backpressure)', async () => {
+    const size = 96 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024, 3);
+    // Bytes the browser has handed over minus bytes the upstream has received: whatever sits in
+    // the BFF (and the socket buffers). RSS in this shared process is too noisy to assert on.
+    let maxInFlight = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${base}/api/v1/apps/support/records/SUP-1/attachments`, {
+        method: 'POST',
+        headers: {
+          'content-length': String(size),
+          'x-csrf': '1',
+          cookie: `${SESSION_COOKIE}=${cookie}`,
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      void (async () => {
+        for (let sent = 0; sent < size; sent += chunk.length) {
+          if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+          const received = h.upstream.apiRequests()[0]?.bytes ?? 0;
+          maxInFlight = Math.max(maxInFlight, sent + chunk.length - received);
+        }
+        req.end();
+      })();
+    });
+    expect(status).toBe(200);
+    expect(h.upstream.apiRequests()[0]?.bytes).toBe(size);
+    expect(maxInFlight).toBeLessThan(16 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,316 @@
+// `/api/v1/*` -> the session's region `/v1/*`, with the token added server-side. Bodies stream
+// both ways; nothing is buffered, and the hot path does no store writes.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+
+import type { Context } from 'hono';
+
+import type { BffConfig } from '../../lib/config.ts';
+import type { AppEnv } from '../../lib/create-app.ts';
+import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
+import { problemResponse } from '../../lib/errors.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { Sessions } from '../../lib/sessions.ts';
+import type { TokenManager } from '../../lib/upstream.ts';
+import {
+  ClientAbortedError,
+  CredentialsRejectedError,
+  exchange,
+  UpstreamTimeoutError,
+  UpstreamUnavailableError,
+} from '../../lib/upstream.ts';
+import { csrf } from '../../middlewares/csrf.ts';
+import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
+import { sessionMiddleware } from '../../middlewares/session.ts';
+import {
+  ALLOWED_METHODS,
+  FORWARDED_REQUEST_HEADERS,
+  isPassedResponseHeader,
+  PROXY_PREFIX,
+} from './proxy-rules.ts';
+
+function rawTarget(c: Context<AppEnv>): string {
+  const incoming = c.env?.incoming?.url;
+  if (incoming) return incoming;
+  const url = c.req.url;
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+}
+
+function upstreamHeaders(
+  source: Headers,
+  requestId: string,
+  token: string,
+  hasBody: boolean,
+): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = source.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  // A length without a forwarded body (e.g. on a GET) would leave the API waiting for bytes.
+  if (!hasBody && headers['content-length'] !== undefined) headers['content-length'] = '0';
+  headers.authorization = `Bearer ${token}`;
+  headers['x-request-id'] = requestId;
+  // Bodies pass through byte for byte, never re-encoded.
+  headers['accept-encoding'] = 'identity';
+  return headers;
+}
+
+function downstreamHeaders(upstream: IncomingMessage, region: { apiUrl: string }): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const name in upstream.headers) {
+    if (!isPassedResponseHeader(name)) continue;
+    const value = upstream.headers[name];
+    if (value === undefined) continue;
+    headers[name] =
+      name === 'location' && typeof value === 'string' ? rewriteLocation(value, region.apiUrl) : value;
+  }
+  headers['cache-control'] = 'no-store';
+  return headers;
+}
+
+const isBodyless = (method: string, status: number) =>
+  method === 'HEAD' || status === 204 || status === 304;
+
+/** Fallback for `app.request()` (no socket): a Response whose body streams from the upstream. */
+function downstreamResponse(upstream: IncomingMessage, method: string, headers: OutgoingHttpHeaders): Response {
+  const out = new Headers();
+  for (const name in headers) {
+    const value = headers[name];
+    if (Array.isArray(value)) for (const v of value) out.append(name, v);
+    else if (value !== undefined) out.set(name, String(value));
+  }
+  const status = upstream.statusCode ?? 502;
+  if (isBodyless(method, status)) {
+    upstream.resume();
+    return new Response(null, { status, headers: out });
+  }
+  return new Response(Readable.toWeb(upstream) as ReadableStream<Uint8Array>, { status, headers: out });
+}
+
+/**
+ * The fast path under node-server: pipe the upstream response straight into the socket. No web
+ * streams, no extra tick before the first byte; backpressure and teardown are Node's own.
+ */
+function pipeToSocket(
+  outgoing: ServerResponse,
+  upstream: IncomingMessage,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  requestId: string,
+): number {
+  const status = upstream.statusCode ?? 502;
+  outgoing.writeHead(status, { ...headers, ...SECURITY_HEADERS, 'x-request-id': requestId });
+  if (isBodyless(method, status)) {
+    upstream.resume();
+    outgoing.end();
+    return status;
+  }
+  // A broken upstream mid-body must not leave the browser waiting for bytes that never come.
+  upstream.once('error', () => outgoing.destroy());
+  upstream.once('aborted', () => outgoing.destroy());
+  outgoing.once('close', () => {
+    if (!upstream.complete) upstream.destroy();
+  });
+  upstream.pipe(outgoing);
+  return status;
+}
+
+/**
+ * Tells node-server the answer is already on the socket. Built per request rather than using
+ * `RESPONSE_ALREADY_SENT`: once node-server has replaced the global Response, a Response with a
+ * null body takes its cached fast path, which ignores the already-sent marker and would write
+ * headers twice. Reading `body` once drops that cache, so the marker is honoured.
+ */
+function alreadySent(): Response {
+  const res = new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
+  void res.body;
+  return res;
+}
+
+/** The request body as a Node stream: the socket itself under node-server, else the Request's. */
+function requestBody(c: Context<AppEnv>): Readable | undefined {
+  const incoming = c.env?.incoming;
+  if (incoming) return incoming;
+  const body = c.req.raw.body;
+  return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : undefined;
+}
+
+/** Upstream locations point at the API; the browser only knows the BFF's `/api/v1`. */
+function rewriteLocation(value: string, apiUrl: string): string {
+  if (value.startsWith(apiUrl)) return PROXY_PREFIX + value.slice(apiUrl.length);
+  if (value.startsWith('/v1/') || value === '/v1') return `/api${value}`;
+  return value;
+}
+
+/**
+ * The `/api` router.
+ *
+ * @example
+ * app.route('/api', createProxyRouter({ config, sessions, tokens, logger, random: Math.random }));
+ */
+export function createProxyRouter(deps: {
+  config: BffConfig;
+  sessions: Sessions;
+  tokens: TokenManager;
+  logger: Logger;
+  random: () => number;
+}) {
+  const { config, sessions, tokens, logger } = deps;
+  const router = createRouter();
+
+  router.use('*', csrf({ unsafeOnly: false }), sessionMiddleware(sessions), requireAuth);
+
+  router.all('/v1/*', async (c) => {
+    const method = c.req.method;
+    if (!ALLOWED_METHODS.has(method)) {
+      return problemResponse({
+        status: 405,
+        code: 'method_not_allowed',
+        title: 'Method Not Allowed',
+        detail: `${method} is not proxied`,
+        headers: { allow: [...ALLOWED_METHODS].join(', ') },
+      });
+    }
+    const session = c.var.session;
+    if (!session) return unauthenticated(false);
+    const region = config.regions.find((r) => r.id === session.region);
+    if (!region) {
+      await sessions.destroy(session.idHash);
+      return unauthenticated(true);
+    }
+
+    const source = c.req.raw.headers;
+    const lengthHeader = source.get('content-length');
+    const length = lengthHeader === null ? undefined : Number(lengthHeader);
+    const chunked = source.has('transfer-encoding');
+    if (length === undefined && (method === 'POST' || method === 'PUT' || chunked)) {
+      return problemResponse({
+        status: 411,
+        code: 'length_required',
+        title: 'Length Required',
+        detail: 'Request bodies need a Content-Length',
+      });
+    }
+    if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) {
+      return problemResponse({
+        status: 400,
+        code: 'bad_request',
+        title: 'Bad Request',
+        detail: 'Content-Length is not a valid length',
+      });
+    }
+    if (length !== undefined && length > config.maxUploadBytes) {
+      return problemResponse({
+        status: 413,
+        code: 'too_large',
+        title: 'Content Too Large',
+        detail: `Request bodies are limited to ${config.maxUploadBytes} bytes`,
+      });
+    }
+    const hasBody = length !== undefined && length > 0 && method !== 'GET' && method !== 'HEAD';
+    // A streamed body can be sent once; only requests without one may be replayed after a 401.
+    const replayable = !hasBody;
+    const idempotent = method === 'GET' || method === 'HEAD';
+
+    const target = rawTarget(c);
+    const url = region.apiUrl + target.slice(PROXY_PREFIX.length);
+    const clientSignal = c.req.raw.signal;
+
+    let attempts = 0;
+    for (let replay = 0; ; replay++) {
+      let token: string;
+      try {
+        token = await tokens.get(session);
+      } catch (error) {
+        if (error instanceof CredentialsRejectedError) {
+          logger.info('session credentials rejected', { requestId: c.var.requestId });
+          await sessions.destroy(session.idHash);
+          return unauthenticated(true);
+        }
+        if (error instanceof UpstreamUnavailableError) {
+          return problemResponse({
+            status: error.kind === 'timeout' ? 504 : 502,
+            code: 'upstream_unavailable',
+            title: error.kind === 'timeout' ? 'Gateway Timeout' : 'Bad Gateway',
+            detail: 'The workspace API could not issue a token; try again shortly',
+          });
+        }
+        throw error;
+      }
+
+      let upstream: IncomingMessage;
+      try {
+        const body = hasBody ? requestBody(c) : undefined;
+        upstream = await exchange({
+          url,
+          method,
+          headers: upstreamHeaders(source, c.var.requestId, token, hasBody),
+          ...(body ? { body } : {}),
+          idempotent,
+          clientSignal,
+          timeoutMs: config.upstreamTimeoutMs,
+          retry: config.retry,
+          random: deps.random,
+          onRetry: () => {
+            attempts++;
+          },
+        });
+        attempts++;
+      } catch (error) {
+        c.set('upstreamAttempts', attempts + 1);
+        if (clientSignal.aborted || error instanceof ClientAbortedError) {
+          // The browser left; nobody reads this answer, it only names the outcome in the log.
+          return new Response(null, { status: 499 });
+        }
+        if (error instanceof UpstreamTimeoutError) {
+          return problemResponse({
+            status: 504,
+            code: 'upstream_timeout',
+            title: 'Gateway Timeout',
+            detail: `The workspace API did not answer within ${config.upstreamTimeoutMs} ms`,
+          });
+        }
+        logger.warn('upstream request failed', {
+          requestId: c.var.requestId,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return problemResponse({
+          status: 502,
+          code: 'upstream_unavailable',
+          title: 'Bad Gateway',
+          detail: 'The workspace API could not be reached',
+        });
+      }
+
+      if (upstream.statusCode === 401) {
+        tokens.invalidate(session.idHash, token);
+        if (replayable && replay === 0) {
+          upstream.resume();
+          continue;
+        }
+      }
+      c.set('upstreamStatus', upstream.statusCode);
+      c.set('upstreamAttempts', attempts);
+      const headers = downstreamHeaders(upstream, region);
+      const outgoing = c.env?.outgoing;
+      if (outgoing) {
+        c.set('sentStatus', pipeToSocket(outgoing, upstream, method, headers, c.var.requestId));
+        return alreadySent();
+      }
+      return downstreamResponse(upstream, method, headers);
+    }
+  });
+
+  router.all('*', (c) =>
+    problemResponse({
+      status: 404,
+      code: 'not_found',
+      title: 'Not Found',
+      detail: `Only ${PROXY_PREFIX}/* is proxied, not ${c.req.path}`,
+    }),
+  );
+
+  return router;
+}

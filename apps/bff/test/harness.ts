@@ -1,0 +1,132 @@
+// Test harness: a BFF wired to a fake upstream, a shared in-memory PGlite store, a fake clock and
+// a captured log, plus helpers that sign in and call the BFF like the console does.
+import { serve } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+
+import { createApp } from '../src/app.ts';
+import type { SessionStore } from '../src/db/store.ts';
+import { openStore } from '../src/db/store.ts';
+import { createFakeClock } from '../src/lib/clock.ts';
+import type { BffConfig } from '../src/lib/config.ts';
+import { defaultConfig, regionFor } from '../src/lib/config.ts';
+import { createLogger } from '../src/lib/logger.ts';
+import { SESSION_COOKIE } from '../src/lib/sessions.ts';
+import { CLIENT_ID, CLIENT_SECRET, startFakeUpstream } from './fake-upstream.ts';
+import type { FakeUpstream } from './fake-upstream.ts';
+
+export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
+
+let sharedStore: Promise<SessionStore> | undefined;
+
+/**
+ * The store tests share: in-memory PGlite (one per worker: starting PGlite costs seconds), or
+ * PostgreSQL when TEST_BFF_DATABASE_URL is set (scripts/test.sh runs the suite both ways).
+ */
+export function testStore(): Promise<SessionStore> {
+  const url = process.env.TEST_BFF_DATABASE_URL;
+  sharedStore ??= openStore(url ? { kind: 'postgres', url } : { kind: 'memory' });
+  return sharedStore;
+}
+
+export type Seen = { status: number; headers: string; body: string };
+
+export type Harness = Awaited<ReturnType<typeof createHarness>>;
+
+/**
+ * A BFF over a fresh fake upstream.
+ *
+ * @example
+ * const h = await createHarness();
+ * const { cookie } = await h.login();
+ * const res = await h.api('/api/v1/records', { cookie });
+ */
+export async function createHarness(
+  options: {
+    config?: Partial<BffConfig>;
+    store?: SessionStore;
+    upstream?: FakeUpstream;
+    /** Send every request over a real loopback socket (node-server's code paths). */
+    socket?: boolean;
+  } = {},
+) {
+  const upstream = options.upstream ?? (await startFakeUpstream());
+  const store = options.store ?? (await testStore());
+  const clock = createFakeClock(Date.parse('2025-03-01T09:00:00.000Z'));
+  const logs: string[] = [];
+  const seen: Seen[] = [];
+  const config: BffConfig = {
+    ...defaultConfig(),
+    regions: [regionFor('default', upstream.apiUrl)],
+    sessionSecret: SESSION_SECRET,
+    publicDir: null,
+    retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 2_000 },
+    ...options.config,
+  };
+  const logger = createLogger({ sink: (line) => logs.push(line), level: 'debug', now: clock.now });
+  const app = createApp({ config, store, clock, logger });
+
+  /** `app.request` that also keeps a copy of every answer for the no-leak assertions. */
+  let base: string | undefined;
+  const request = async (path: string, init: RequestInit = {}, env?: unknown): Promise<Response> => {
+    const res = base && env === undefined ? await fetch(base + path, init) : await app.request(path, init, env as never);
+    const copy = res.clone();
+    const body = res.body ? await copy.text() : '';
+    seen.push({ status: res.status, headers: JSON.stringify([...res.headers]), body });
+    return res;
+  };
+
+  const login = async (
+    input: { clientId?: string; clientSecret?: string; region?: string; cookie?: string } = {},
+  ) => {
+    const res = await request('/bff/login', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf': '1',
+        ...(input.cookie ? { cookie: `${SESSION_COOKIE}=${input.cookie}` } : {}),
+      },
+      body: JSON.stringify({
+        clientId: input.clientId ?? CLIENT_ID,
+        clientSecret: input.clientSecret ?? CLIENT_SECRET,
+        region: input.region ?? 'default',
+      }),
+    });
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    const cookie = new RegExp(`${SESSION_COOKIE}=([^;]*)`).exec(setCookie)?.[1] ?? '';
+    return { res, cookie, setCookie };
+  };
+
+  const api = (path: string, init: RequestInit & { cookie?: string; csrf?: boolean } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.csrf !== false) headers.set('x-csrf', '1');
+    if (init.cookie) headers.set('cookie', `${SESSION_COOKIE}=${init.cookie}`);
+    const { cookie: _cookie, csrf: _csrf, ...rest } = init;
+    return request(path, { ...rest, headers });
+  };
+
+  let server: ServerType | undefined;
+  /** Serve the app on a loopback port (for socket-level tests). */
+  const listen = async (): Promise<string> => {
+    if (server) return base ?? '';
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve) => server?.once('listening', () => resolve()));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
+  const close = async () => {
+    if (server) {
+      const s = server;
+      (s as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+    if (!options.upstream) await upstream.close();
+  };
+
+  if (options.socket) base = await listen();
+
+  /** The Origin a same-origin browser would send. */
+  const origin = () => (base ? new URL(base).origin : 'http://localhost');
+
+  return { app, upstream, store, clock, logs, seen, config, request, login, api, listen, close, origin };
+}
