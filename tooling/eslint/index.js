@@ -50,7 +50,11 @@ export const base = tseslint.config(
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read configuration through the app env.ts.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through the app env.ts.',
+        },
       ],
     },
   },

@@ -1,14 +1,16 @@
 // Builds the BFF from injected parts (config, store, clock, logger, fetch) so tests control them.
+import type { Hono } from 'hono';
+
 import type { SessionStore } from './db/store.ts';
 import type { Clock } from './lib/clock.ts';
-import { systemClock } from './lib/clock.ts';
 import type { BffConfig } from './lib/config.ts';
-import { createBaseApp } from './lib/create-app.ts';
 import type { AppEnv } from './lib/create-app.ts';
+import type { Logger } from './lib/logger.ts';
+import { systemClock } from './lib/clock.ts';
+import { createBaseApp } from './lib/create-app.ts';
 import { createSealer } from './lib/crypto.ts';
 import { problemResponse } from './lib/errors.ts';
 import { createLogger } from './lib/logger.ts';
-import type { Logger } from './lib/logger.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/upstream.ts';
@@ -17,8 +19,6 @@ import { createHealthRouter } from './routes/health/health.index.ts';
 import { unsafeTargetReason } from './routes/proxy/proxy-rules.ts';
 import { createProxyRouter } from './routes/proxy/proxy.index.ts';
 import { createStaticRouter } from './routes/static/static.index.ts';
-
-import type { Hono } from 'hono';
 
 export type AppDeps = {
   config: BffConfig;

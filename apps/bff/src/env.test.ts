@@ -4,11 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startFakeUpstream } from '../test/fake-upstream.ts';
 import type { FakeUpstream } from '../test/fake-upstream.ts';
+import { startFakeUpstream } from '../test/fake-upstream.ts';
 import { parseEnv } from './env.ts';
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,7 +1,6 @@
 // The BFF's only reader of process.env: parse once with zod and fail fast, naming every bad variable.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
 import { z } from 'zod';
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,9 +35,7 @@ export type Env = z.infer<typeof EnvSchema>;
 /** Thrown by `parseEnv` with the names of the variables that failed validation. */
 export class EnvError extends Error {
   constructor(readonly problems: { name: string; message: string }[]) {
-    super(
-      `Invalid environment: ${problems.map((p) => `${p.name} (${p.message})`).join(', ')}`,
-    );
+    super(`Invalid environment: ${problems.map((p) => `${p.name} (${p.message})`).join(', ')}`);
     this.name = 'EnvError';
   }
 }

@@ -37,7 +37,9 @@ const app = createApp({ config, store, logger });
 const sweep = setInterval(() => {
   const now = Date.now();
   store.sweep(now, now - config.idleTimeoutMs).catch((error: unknown) => {
-    logger.warn('session sweep failed', { error: error instanceof Error ? error.message : String(error) });
+    logger.warn('session sweep failed', {
+      error: error instanceof Error ? error.message : String(error),
+    });
   });
 }, SWEEP_INTERVAL_MS);
 sweep.unref();

@@ -52,7 +52,12 @@ export type FakeUpstream = {
   close(): Promise<void>;
 };
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': status >= 400 ? 'application/problem+json' : 'application/json',
@@ -65,7 +70,9 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 /** The default `/v1/*` route: echo what arrived as JSON (minus the token: read it from `requests`). */
 export const echoRoute: RouteHandler = (req, res, rec) => {
   const { authorization: _token, ...headers } = req.headers;
-  req.on('end', () => json(res, 200, { method: req.method, url: req.url, headers, bytes: rec.bytes }));
+  req.on('end', () =>
+    json(res, 200, { method: req.method, url: req.url, headers, bytes: rec.bytes }),
+  );
 };
 
 /**
@@ -129,11 +136,19 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       req.on('end', () => {
         const reply = () => {
           if (state.tokenFailure !== undefined) {
-            json(res, state.tokenFailure, { error: 'temporarily_unavailable' }, { 'retry-after': '7' });
+            json(
+              res,
+              state.tokenFailure,
+              { error: 'temporarily_unavailable' },
+              { 'retry-after': '7' },
+            );
             return;
           }
           const basic = (req.headers.authorization ?? '').replace(/^Basic /, '');
-          const [id, secret] = Buffer.from(basic, 'base64').toString().split(':').map(decodeURIComponent);
+          const [id, secret] = Buffer.from(basic, 'base64')
+            .toString()
+            .split(':')
+            .map(decodeURIComponent);
           if (id !== CLIENT_ID || secret !== CLIENT_SECRET) {
             json(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic' });
             return;
@@ -141,7 +156,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
           const token = `tok-${state.issued.length + 1}-${Math.random().toString(36).slice(2)}`;
           state.issued.push(token);
           valid.add(token);
-          json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: state.tokenTtlSeconds }, { 'cache-control': 'no-store' });
+          json(
+            res,
+            200,
+            { access_token: token, token_type: 'Bearer', expires_in: state.tokenTtlSeconds },
+            { 'cache-control': 'no-store' },
+          );
         };
         if (state.tokenDelayMs > 0) setTimeout(reply, state.tokenDelayMs);
         else reply();
@@ -152,7 +172,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!valid.has(bearer)) {
       req.resume();
-      json(res, 401, { type: 'about:blank', title: 'Unauthorized', status: 401 }, { 'www-authenticate': 'Bearer' });
+      json(
+        res,
+        401,
+        { type: 'about:blank', title: 'Unauthorized', status: 401 },
+        { 'www-authenticate': 'Bearer' },
+      );
       return;
     }
     if (rec.url === '/v1/me') {

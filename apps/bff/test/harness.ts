@@ -1,19 +1,19 @@
 // Test harness: a BFF wired to a fake upstream, a shared in-memory PGlite store, a fake clock and
 // a captured log, plus helpers that sign in and call the BFF like the console does.
-import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 
-import { createApp } from '../src/app.ts';
 import type { SessionStore } from '../src/db/store.ts';
+import type { BffConfig } from '../src/lib/config.ts';
+import type { FakeUpstream } from './fake-upstream.ts';
+import { createApp } from '../src/app.ts';
 import { openStore } from '../src/db/store.ts';
 import { createFakeClock } from '../src/lib/clock.ts';
-import type { BffConfig } from '../src/lib/config.ts';
 import { defaultConfig, regionFor } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { SESSION_COOKIE } from '../src/lib/sessions.ts';
 import { CLIENT_ID, CLIENT_SECRET, startFakeUpstream } from './fake-upstream.ts';
-import type { FakeUpstream } from './fake-upstream.ts';
 
 export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
 
@@ -68,8 +68,15 @@ export async function createHarness(
 
   /** `app.request` that also keeps a copy of every answer for the no-leak assertions. */
   let base: string | undefined;
-  const request = async (path: string, init: RequestInit = {}, env?: unknown): Promise<Response> => {
-    const res = base && env === undefined ? await fetch(base + path, init) : await app.request(path, init, env as never);
+  const request = async (
+    path: string,
+    init: RequestInit = {},
+    env?: unknown,
+  ): Promise<Response> => {
+    const res =
+      base && env === undefined
+        ? await fetch(base + path, init)
+        : await app.request(path, init, env as never);
     const copy = res.clone();
     const body = res.body ? await copy.text() : '';
     seen.push({ status: res.status, headers: JSON.stringify([...res.headers]), body });
@@ -128,5 +135,19 @@ export async function createHarness(
   /** The Origin a same-origin browser would send. */
   const origin = () => (base ? new URL(base).origin : 'http://localhost');
 
-  return { app, upstream, store, clock, logs, seen, config, request, login, api, listen, close, origin };
+  return {
+    app,
+    upstream,
+    store,
+    clock,
+    logs,
+    seen,
+    config,
+    request,
+    login,
+    api,
+    listen,
+    close,
+    origin,
+  };
 }

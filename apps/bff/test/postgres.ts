@@ -1,8 +1,8 @@
 // A throw-away PostgreSQL 15 cluster on a loopback port, for the BFF_DATABASE_URL path.
 // Uses TEST_BFF_DATABASE_URL (or TEST_DATABASE_URL) when given; else initdb + pg_ctl as the postgres user in a temp folder.
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,8 +15,7 @@ const givenUrl = process.env.TEST_BFF_DATABASE_URL ?? process.env.TEST_DATABASE_
 
 /** True when a database can be had: a given URL, or local binaries we may run as postgres. */
 export const postgresAvailable =
-  Boolean(givenUrl) ||
-  (existsSync(`${BIN}/initdb`) && process.getuid?.() === 0);
+  Boolean(givenUrl) || (existsSync(`${BIN}/initdb`) && process.getuid?.() === 0);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,8 +47,14 @@ export async function startPostgres(): Promise<{ url: string; stop: () => Promis
   await asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const port = await freePort();
   await asPostgres('pg_ctl', [
-    '-D', data, '-l', path.join(dir, 'log'), '-w', 'start',
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    'start',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
   ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -1,17 +1,16 @@
 // The BFF in front of the REAL workspace API (apps/workspace-api) on a loopback port, signing in
 // with credentials its test harness creates. Fault behaviour is covered by the fake upstream tests.
-import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MeSchema, RecordSchema, UserPagedListSchema } from '@wsc/api-client';
 
-import { createHarness } from './harness.ts';
-import type { Harness } from './harness.ts';
 import type { FakeUpstream } from './fake-upstream.ts';
+import type { Harness } from './harness.ts';
 import { regionFor } from '../src/lib/config.ts';
+import { createHarness } from './harness.ts';
 
 /**
  * The part of workspace-api's test harness used here. It is imported by a computed specifier so
@@ -40,7 +39,10 @@ beforeAll(async () => {
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   // The fake upstream is not used here; the harness only needs something to close.
   const unused = { apiUrl: apiUrl, close: async () => undefined } as unknown as FakeUpstream;
-  bff = await createHarness({ upstream: unused, config: { regions: [regionFor('default', apiUrl)] } });
+  bff = await createHarness({
+    upstream: unused,
+    config: { regions: [regionFor('default', apiUrl)] },
+  });
 });
 afterAll(async () => {
   await bff?.close();
@@ -86,7 +88,10 @@ describe('BFF over the real workspace API', () => {
     const created = await bff.api('/api/v1/apps/support-tickets', {
       cookie,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
       body,
     });
     expect(created.status).toBe(201);

@@ -11,14 +11,20 @@ import { syncWorkspace } from '../src/workspace/sync.ts';
 
 const count = Number(process.argv[2] ?? 20_000);
 const schema = 'explain_search';
-const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, schema: process.env.DATABASE_URL ? schema : undefined });
+const database = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL,
+  schema: process.env.DATABASE_URL ? schema : undefined,
+});
 const { db } = database;
 await migrateToLatest(db);
 const workspace = await loadWorkspace();
 await syncWorkspace(db, workspace, { trgm: database.trgm });
 const definition = workspace.find('apps', 'support-tickets');
 if (!definition) throw new Error('no support-tickets');
-const existing = await db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+const existing = await db
+  .selectFrom('records')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
 if (Number(existing.n) < count) {
   const statuses = ['New', 'Open', 'Pending', 'On Hold', 'Resolved', 'Closed'];
   const severities = ['Low', 'Medium', 'High', 'Critical'];
@@ -48,7 +54,10 @@ if (Number(existing.n) < count) {
   }
   await sql`analyze records`.execute(db);
 }
-const where = compileFilter('Status=in=(New,Open);Severity==Critical;Assignee==agent7@example.com', recordFieldResolver(definition));
+const where = compileFilter(
+  'Status=in=(New,Open);Severity==Critical;Assignee==agent7@example.com',
+  recordFieldResolver(definition),
+);
 const query = db
   .selectFrom('records')
   .selectAll()
@@ -59,5 +68,6 @@ const query = db
   .compile();
 // EXPLAIN through the driver, with the same bound parameters the API sends.
 const explained = await db.executeQuery({ ...query, sql: `explain analyze ${query.sql}` });
-for (const row of explained.rows as Array<Record<string, string>>) console.log(Object.values(row)[0]);
+for (const row of explained.rows as Array<Record<string, string>>)
+  console.log(Object.values(row)[0]);
 await database.close();

@@ -1,38 +1,38 @@
 // Builds the app (house rule 7: app.ts builds, index.ts serves). Everything arrives through deps,
 // so tests build apps with their own config and database.
 import type { DatabaseHandle } from './db/client.ts';
+import type { Config } from './env.ts';
+import type { RouteSpec } from './lib/openapi.ts';
+import type { AppDeps, Logger } from './lib/types.ts';
+import type { Workspace } from './workspace/definitions.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest, readSetting } from './db/migrate.ts';
-import type { Config } from './env.ts';
 import { requireAuth } from './lib/auth.ts';
 import { createApp, createRouter } from './lib/create-app.ts';
 import { createLogger } from './lib/logger.ts';
-import type { RouteSpec } from './lib/openapi.ts';
 import { rateLimitPerCredential, TokenBucketLimiter } from './lib/rate-limit.ts';
-import type { AppDeps, Logger } from './lib/types.ts';
 import { attachmentsRouter } from './routes/attachments/attachments.index.ts';
 import { attachmentsRoutes } from './routes/attachments/attachments.routes.ts';
 import { commentsRouter } from './routes/comments/comments.index.ts';
 import { commentsRoutes } from './routes/comments/comments.routes.ts';
-import { definitionsRoutes } from './routes/definitions/definitions.routes.ts';
 import { definitionsRouter } from './routes/definitions/definitions.index.ts';
-import { groupsRoutes } from './routes/groups/groups.routes.ts';
+import { definitionsRoutes } from './routes/definitions/definitions.routes.ts';
 import { groupsRouter } from './routes/groups/groups.index.ts';
-import { meRoutes } from './routes/me/me.routes.ts';
+import { groupsRoutes } from './routes/groups/groups.routes.ts';
 import { meRouter } from './routes/me/me.index.ts';
-import { oauthRoutes } from './routes/oauth/oauth.routes.ts';
+import { meRoutes } from './routes/me/me.routes.ts';
 import { oauthRouter } from './routes/oauth/oauth.index.ts';
+import { oauthRoutes } from './routes/oauth/oauth.routes.ts';
 import { openapiRouter, openapiRoutes } from './routes/openapi/openapi.index.ts';
+import { recordsRouter } from './routes/records/records.index.ts';
+import { recordsRoutes } from './routes/records/records.routes.ts';
 import { relatedItemsRouter } from './routes/related-items/related-items.index.ts';
 import { relatedItemsRoutes } from './routes/related-items/related-items.routes.ts';
-import { recordsRoutes } from './routes/records/records.routes.ts';
-import { recordsRouter } from './routes/records/records.index.ts';
-import { usersRoutes } from './routes/users/users.routes.ts';
 import { usersRouter } from './routes/users/users.index.ts';
+import { usersRoutes } from './routes/users/users.routes.ts';
 import { watchersRouter } from './routes/watchers/watchers.index.ts';
 import { watchersRoutes } from './routes/watchers/watchers.routes.ts';
 import { loadWorkspace } from './workspace/definitions.ts';
-import type { Workspace } from './workspace/definitions.ts';
 import { syncWorkspace } from './workspace/sync.ts';
 
 /** Every route's description, for `GET /v1/openapi.json`. Add a resource's specs here. */
@@ -96,7 +96,10 @@ export type InitOptions = {
  * const { deps, close } = await initDeps(loadConfig());
  * serve({ fetch: buildApp(deps).fetch, port: deps.config.port });
  */
-export async function initDeps(config: Config, options: InitOptions = {}): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
+export async function initDeps(
+  config: Config,
+  options: InitOptions = {},
+): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
   const database =
     options.database ??
     (await openDatabase({

@@ -3,7 +3,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { main } from './cli.ts';
@@ -20,7 +19,12 @@ const schema = process.env.TEST_DATABASE_URL ? `t_cli_${Date.now().toString(36)}
 const databaseUrl = process.env.TEST_DATABASE_URL
   ? `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema ?? ''}`)}`
   : '';
-const openStore = () => openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, schema, pgliteDir: path.join(dataDir, 'pg') });
+const openStore = () =>
+  openDatabase({
+    databaseUrl: process.env.TEST_DATABASE_URL,
+    schema,
+    pgliteDir: path.join(dataDir, 'pg'),
+  });
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wsa-cli-'));
@@ -51,11 +55,17 @@ function spawnCli(...args: string[]): Promise<{ code: number; stdout: string; st
 }
 
 /** The CLI in-process (same code path, no process start-up), capturing its output. */
-async function runCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runCli(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ')));
+  const log = vi
+    .spyOn(console, 'log')
+    .mockImplementation((...parts: unknown[]) => void out.push(parts.join(' ')));
+  const error = vi
+    .spyOn(console, 'error')
+    .mockImplementation((...parts: unknown[]) => void err.push(parts.join(' ')));
   try {
     const code = await main(args);
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };
@@ -74,7 +84,17 @@ describe('cli', () => {
       runCli('frobnicate'),
       runCli('list-users', '--nope'),
       runCli('create-user', '--email', 'x@example.com'),
-      runCli('create-user', '--email', 'x@example.com', '--first-name', 'X', '--last-name', 'Y', '--role', 'owner'),
+      runCli(
+        'create-user',
+        '--email',
+        'x@example.com',
+        '--first-name',
+        'X',
+        '--last-name',
+        'Y',
+        '--role',
+        'owner',
+      ),
     ]);
     expect(none.code).toBe(2);
     expect(none.stdout).toContain('Usage: workspace-api');
@@ -87,10 +107,28 @@ describe('cli', () => {
   });
 
   it('creates a user, refuses duplicates, lists users', async () => {
-    const created = await runCli('create-user', '--email', email, '--first-name', 'Cli', '--last-name', 'User', '--role', 'admin');
+    const created = await runCli(
+      'create-user',
+      '--email',
+      email,
+      '--first-name',
+      'Cli',
+      '--last-name',
+      'User',
+      '--role',
+      'admin',
+    );
     expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(created.stdout).toMatch(/Created user .* role ADMIN/);
-    const duplicate = await runCli('create-user', '--email', email.toUpperCase(), '--first-name', 'X', '--last-name', 'Y');
+    const duplicate = await runCli(
+      'create-user',
+      '--email',
+      email.toUpperCase(),
+      '--first-name',
+      'X',
+      '--last-name',
+      'Y',
+    );
     expect(duplicate.code).toBe(2);
     expect(duplicate.stderr).toContain('already exists');
     const list = await runCli('list-users');
@@ -110,7 +148,11 @@ describe('cli', () => {
     // The stored hash verifies the printed secret (the process has exited, so PGlite is free).
     const database = await openStore();
     try {
-      const row = await database.db.selectFrom('credentials').select(['secret_hash', 'label']).where('client_id', '=', clientId).executeTakeFirstOrThrow();
+      const row = await database.db
+        .selectFrom('credentials')
+        .select(['secret_hash', 'label'])
+        .where('client_id', '=', clientId)
+        .executeTakeFirstOrThrow();
       expect(row.label).toBe('ops laptop');
       expect(await verifySecret(secret, row.secret_hash)).toBe(true);
     } finally {

@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 
 import { CreateUserInputSchema, RoleSchema } from '@wsc/api-client';
 
-import { openDatabase } from './db/client.ts';
 import type { Db } from './db/client.ts';
+import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { loadConfig } from './env.ts';
 import { createCredential, insertUser } from './lib/credentials.ts';
@@ -42,7 +42,9 @@ function createUserInput(options: Options) {
     ...(options['job-title'] ? { jobTitle: options['job-title'] } : {}),
   });
   if (!parsed.success) {
-    throw new UsageError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+    throw new UsageError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+    );
   }
   const role = RoleSchema.safeParse((options.role ?? 'MEMBER').toUpperCase());
   if (!role.success) throw new UsageError('--role must be ADMIN or MEMBER');
@@ -50,17 +52,30 @@ function createUserInput(options: Options) {
 }
 
 async function createUser(db: Db, input: ReturnType<typeof createUserInput>): Promise<void> {
-  const existing = await db.selectFrom('users').select('id').where('email_lower', '=', input.email.toLowerCase()).executeTakeFirst();
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email_lower', '=', input.email.toLowerCase())
+    .executeTakeFirst();
   if (existing) throw new UsageError(`A user with email ${input.email} already exists`);
   const user = await insertUser(db, input);
   console.log(`Created user ${user.email} (${user.id}), role ${user.role}.`);
 }
 
 async function createCredentials(db: Db, email: string, options: Options): Promise<void> {
-  const user = await db.selectFrom('users').select(['id', 'email', 'status']).where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'status'])
+    .where('email_lower', '=', email.toLowerCase())
+    .executeTakeFirst();
   if (!user) throw new UsageError(`No user with email ${email}`);
-  if (user.status !== 'ACTIVE') throw new UsageError(`${user.email} is inactive; credentials would not work`);
-  const { clientId, clientSecret } = await createCredential(db, user.id, options.label?.trim() || null);
+  if (user.status !== 'ACTIVE')
+    throw new UsageError(`${user.email} is inactive; credentials would not work`);
+  const { clientId, clientSecret } = await createCredential(
+    db,
+    user.id,
+    options.label?.trim() || null,
+  );
   console.log(`Credentials for ${user.email}:`);
   console.log(`  client ID:     ${clientId}`);
   console.log(`  client secret: ${clientSecret}`);
@@ -68,9 +83,21 @@ async function createCredentials(db: Db, email: string, options: Options): Promi
 }
 
 async function listUsers(db: Db): Promise<void> {
-  const users = await db.selectFrom('users').select(['email', 'first_name', 'last_name', 'role', 'status', 'id']).orderBy('seq').execute();
+  const users = await db
+    .selectFrom('users')
+    .select(['email', 'first_name', 'last_name', 'role', 'status', 'id'])
+    .orderBy('seq')
+    .execute();
   for (const user of users) {
-    console.log([user.email.padEnd(40), `${user.first_name} ${user.last_name}`.padEnd(28), user.role.padEnd(7), user.status.padEnd(9), user.id].join(' '));
+    console.log(
+      [
+        user.email.padEnd(40),
+        `${user.first_name} ${user.last_name}`.padEnd(28),
+        user.role.padEnd(7),
+        user.status.padEnd(9),
+        user.id,
+      ].join(' '),
+    );
   }
   console.log(`${users.length} user(s)`);
 }
@@ -102,13 +129,17 @@ export async function main(argv: string[]): Promise<number> {
       },
     });
     command = parsed.positionals[0];
-    options = Object.fromEntries(Object.entries(parsed.values).filter(([, value]) => typeof value === 'string')) as Options;
+    options = Object.fromEntries(
+      Object.entries(parsed.values).filter(([, value]) => typeof value === 'string'),
+    ) as Options;
     if (parsed.values.help || command === 'help' || command === undefined) {
       console.log(USAGE);
       return command === undefined && !parsed.values.help ? 2 : 0;
     }
-    if (parsed.positionals.length > 1) throw new UsageError(`Unexpected argument: ${parsed.positionals[1] ?? ''}`);
-    if (!['create-user', 'create-credentials', 'list-users'].includes(command)) throw new UsageError(`Unknown command: ${command}`);
+    if (parsed.positionals.length > 1)
+      throw new UsageError(`Unexpected argument: ${parsed.positionals[1] ?? ''}`);
+    if (!['create-user', 'create-credentials', 'list-users'].includes(command))
+      throw new UsageError(`Unknown command: ${command}`);
     // Check the arguments before opening the store.
     if (command === 'create-user') userInput = createUserInput(options);
     if (command === 'create-credentials') credentialEmail = required(options, 'email');
@@ -126,7 +157,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await migrateToLatest(database.db);
     if (userInput) await createUser(database.db, userInput);
-    else if (command === 'create-credentials') await createCredentials(database.db, credentialEmail, options);
+    else if (command === 'create-credentials')
+      await createCredentials(database.db, credentialEmail, options);
     else await listUsers(database.db);
     return 0;
   } catch (error) {

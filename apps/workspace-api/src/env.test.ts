@@ -51,7 +51,12 @@ describe('parseEnv', () => {
 
   it('lists every bad variable by name', () => {
     try {
-      parseEnv({ PORT: 'eighty', REGION: 'us', TOKEN_TTL_SECONDS: '-1', DATABASE_URL: 'mysql://x' });
+      parseEnv({
+        PORT: 'eighty',
+        REGION: 'us',
+        TOKEN_TTL_SECONDS: '-1',
+        DATABASE_URL: 'mysql://x',
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(EnvError);

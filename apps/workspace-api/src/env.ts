@@ -1,6 +1,5 @@
 // The only module that reads process.env (house rule 9): parse once, fail fast, hand out a typed Config.
 import path from 'node:path';
-
 import { z } from 'zod';
 
 const intFrom = (fallback: number, min = 0) =>
@@ -91,7 +90,9 @@ export function parseEnv(source: Record<string, string | undefined>): Config {
       ? { ratePerSecond: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST }
       : { ratePerSecond: 0, burst: 0 },
     // Ten failed attempts, then one more every six seconds per client id; off with the main limit.
-    tokenFailureLimit: rateOn ? { ratePerSecond: 1 / 6, burst: 10 } : { ratePerSecond: 0, burst: 0 },
+    tokenFailureLimit: rateOn
+      ? { ratePerSecond: 1 / 6, burst: 10 }
+      : { ratePerSecond: 0, burst: 0 },
     blobDir: path.resolve(env.BLOB_DIR ?? path.join(dataDir, 'blobs')),
     workspaceFile: env.WORKSPACE_FILE ? path.resolve(env.WORKSPACE_FILE) : undefined,
     logLevel: env.LOG_LEVEL,

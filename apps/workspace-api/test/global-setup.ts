@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-
 import type { TestProject } from 'vitest/node';
 
 import { openDatabase } from '../src/db/client.ts';

@@ -4,18 +4,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-
 import { sql } from 'kysely';
 import { inject } from 'vitest';
 
-import { buildApp, initDeps } from '../src/app.ts';
 import type { App } from '../src/app.ts';
-import { openDatabase } from '../src/db/client.ts';
 import type { Db } from '../src/db/client.ts';
 import type { UserRow } from '../src/db/schema.ts';
 import type { Config } from '../src/env.ts';
-import { createCredential, insertUser, issueToken } from '../src/lib/credentials.ts';
 import type { AppDeps } from '../src/lib/types.ts';
+import { buildApp, initDeps } from '../src/app.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { createCredential, insertUser, issueToken } from '../src/lib/credentials.ts';
 import { DEMO_GROUPS } from '../src/workspace/demo-workspace.ts';
 
 export type SeededUser = 'admin' | 'member' | 'billing' | 'inactive';
@@ -99,10 +98,31 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
   const groups = await db.selectFrom('groups').select(['id', 'name']).execute();
   const groupId = (name: string) => groups.find((group) => group.name === name)?.id ?? '';
   const users = {
-    admin: await insertUser(db, { email: 'admin@example.com', firstName: 'Ada', lastName: 'Admin', jobTitle: 'Administrator', role: 'ADMIN' }),
-    member: await insertUser(db, { email: 'agent@example.com', firstName: 'Sam', lastName: 'Agent', jobTitle: 'Support Agent' }),
-    billing: await insertUser(db, { email: 'billing@example.com', firstName: 'Bea', lastName: 'Biller', jobTitle: 'Billing Specialist' }),
-    inactive: await insertUser(db, { email: 'gone@example.com', firstName: 'Gus', lastName: 'Gone', status: 'INACTIVE' }),
+    admin: await insertUser(db, {
+      email: 'admin@example.com',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      jobTitle: 'Administrator',
+      role: 'ADMIN',
+    }),
+    member: await insertUser(db, {
+      email: 'agent@example.com',
+      firstName: 'Sam',
+      lastName: 'Agent',
+      jobTitle: 'Support Agent',
+    }),
+    billing: await insertUser(db, {
+      email: 'billing@example.com',
+      firstName: 'Bea',
+      lastName: 'Biller',
+      jobTitle: 'Billing Specialist',
+    }),
+    inactive: await insertUser(db, {
+      email: 'gone@example.com',
+      firstName: 'Gus',
+      lastName: 'Gone',
+      status: 'INACTIVE',
+    }),
   };
   const memberships: Array<[UserRow, string]> = [
     [users.admin, DEMO_GROUPS.admins],
@@ -112,7 +132,13 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
   ];
   await db
     .insertInto('group_members')
-    .values(memberships.map(([user, group]) => ({ group_id: groupId(group), user_id: user.id, added_at: new Date() })))
+    .values(
+      memberships.map(([user, group]) => ({
+        group_id: groupId(group),
+        user_id: user.id,
+        added_at: new Date(),
+      })),
+    )
     .execute();
   const [admin, member, billing, inactive] = await Promise.all([
     createCredential(db, users.admin.id, 'test'),
@@ -140,10 +166,19 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
         headers['Content-Type'] ??= 'application/json';
       }
     }
-    const res = await app.request(target, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await app.request(target, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await res.text();
     const type = res.headers.get('Content-Type') ?? '';
-    return { status: res.status, headers: res.headers, text, json: type.includes('json') && text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: type.includes('json') && text ? JSON.parse(text) : undefined,
+    };
   };
 
   const close = async () => {

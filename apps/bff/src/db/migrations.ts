@@ -19,7 +19,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
       // The sweeper deletes by absolute expiry.
-      await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+      await db.schema
+        .createIndex('sessions_expires_at')
+        .on('sessions')
+        .column('expires_at')
+        .execute();
     },
   },
   '0002_saved_views_and_preferences': {

@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startFakeUpstream } from '../../test/fake-upstream.ts';
 import type { FakeUpstream } from '../../test/fake-upstream.ts';
+import { startFakeUpstream } from '../../test/fake-upstream.ts';
 import { createHarness } from '../../test/harness.ts';
 import { postgresAvailable, startPostgres } from '../../test/postgres.ts';
 import { openStore } from './store.ts';

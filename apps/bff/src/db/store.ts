@@ -1,15 +1,14 @@
 // The session store: kysely over embedded PGlite (default) or PostgreSQL (shared by BFF instances).
 import { mkdirSync } from 'node:fs';
-
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
 import type { Me } from '@wsc/api-client';
 
+import type { BffDatabase } from './schema.ts';
 import { migrateToLatest } from './migrations.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
-import type { BffDatabase } from './schema.ts';
 
 export type RegionId = 'default' | 'eu';
 
@@ -41,9 +40,7 @@ export type SessionStore = {
 };
 
 export type StoreOptions =
-  | { kind: 'memory' }
-  | { kind: 'pglite'; dataDir: string }
-  | { kind: 'postgres'; url: string };
+  { kind: 'memory' } | { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
 
 /**
  * Open (and migrate) the session store.
@@ -55,7 +52,9 @@ export async function openStore(options: StoreOptions): Promise<SessionStore> {
   let db: Kysely<BffDatabase>;
   if (options.kind === 'postgres') {
     db = new Kysely<BffDatabase>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.url, max: 10 }) }),
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: options.url, max: 10 }),
+      }),
     });
   } else {
     if (options.kind === 'pglite') mkdirSync(options.dataDir, { recursive: true });

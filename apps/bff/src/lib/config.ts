@@ -1,8 +1,8 @@
 // The BFF's runtime configuration: built from env in production, written directly by tests.
 import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
 
-import type { Env } from '../env.ts';
 import type { RegionId } from '../db/store.ts';
+import type { Env } from '../env.ts';
 
 export type Region = {
   id: RegionId;

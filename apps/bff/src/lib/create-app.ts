@@ -1,14 +1,13 @@
 // The Hono app skeleton shared by the BFF and its tests: request ids, one access-log line per
 // request, security headers, problem+json for 404 and for every error.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 
 import type { SessionRecord } from '../db/store.ts';
-import { problemResponse } from './errors.ts';
 import type { Logger } from './logger.ts';
+import { problemResponse } from './errors.ts';
 
 export type AppEnv = {
   /** Set by @hono/node-server; absent under `app.request()` in tests. */

@@ -1,6 +1,6 @@
 // RFC 9457 problem documents: the one error shape the BFF answers with.
-import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { HTTPException } from 'hono/http-exception';
 
 import type { FieldProblem } from '@wsc/api-client';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { Harness } from '../../test/harness.ts';
 import { CLIENT_SECRET } from '../../test/fake-upstream.ts';
 import { createHarness } from '../../test/harness.ts';
-import type { Harness } from '../../test/harness.ts';
 import { createLogger } from './logger.ts';
 
 let h: Harness;
@@ -23,7 +23,9 @@ describe('structured logs', () => {
       headers: { 'x-request-id': 'req-42' },
     });
     expect(res.status).toBe(200);
-    const line = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request');
+    const line = h.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'request');
     expect(line).toMatchObject({
       level: 'info',
       requestId: 'req-42',
@@ -71,7 +73,13 @@ describe('structured logs', () => {
   it('redacts secret-looking field names whatever a caller passes', () => {
     const lines: string[] = [];
     const log = createLogger({ sink: (l) => lines.push(l) });
-    log.info('oops', { clientSecret: 'x1', accessToken: 'x2', cookie: 'x3', authorization: 'x4', ok: 'fine' });
+    log.info('oops', {
+      clientSecret: 'x1',
+      accessToken: 'x2',
+      cookie: 'x3',
+      authorization: 'x4',
+      ok: 'fine',
+    });
     log.debug('hidden below info');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({

@@ -5,10 +5,10 @@ import type { Me } from '@wsc/api-client';
 import type { RegionId, SessionRecord, SessionStore } from '../db/store.ts';
 import type { Clock } from './clock.ts';
 import type { BffConfig } from './config.ts';
-import { hashSessionId, newSessionId } from './crypto.ts';
 import type { Sealer } from './crypto.ts';
 import type { Logger } from './logger.ts';
 import type { TokenManager } from './upstream.ts';
+import { hashSessionId, newSessionId } from './crypto.ts';
 
 export const SESSION_COOKIE = '__Host-wsc_session';
 

@@ -6,7 +6,9 @@ import { fullJitter, isConnectionReset } from './upstream.ts';
 describe('upstream helpers', () => {
   it('derives the token URL from the API base without /v1', () => {
     expect(tokenUrlFor('https://api.example.com/v1')).toBe('https://api.example.com/oauth/token');
-    expect(tokenUrlFor('http://127.0.0.1:4010/base/v1/')).toBe('http://127.0.0.1:4010/base/oauth/token');
+    expect(tokenUrlFor('http://127.0.0.1:4010/base/v1/')).toBe(
+      'http://127.0.0.1:4010/base/oauth/token',
+    );
     expect(regionFor('eu', 'http://h/v1/')).toMatchObject({ apiUrl: 'http://h/v1', label: 'EU' });
   });
 
@@ -22,6 +24,8 @@ describe('upstream helpers', () => {
     const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     expect(isConnectionReset(reset)).toBe(true);
     expect(isConnectionReset(new TypeError('fetch failed', { cause: reset }))).toBe(true);
-    expect(isConnectionReset(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(false);
+    expect(isConnectionReset(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(
+      false,
+    );
   });
 });

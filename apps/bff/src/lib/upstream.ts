@@ -2,12 +2,12 @@
 // fetch, the per-session token cache (single flight, refresh before expiry), and the proxy's
 // upstream exchange over node:http with a headers timeout and bounded retries.
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 
-import { isApiError, MeSchema, parseRetryAfter, requestToken } from '@wsc/api-client';
 import type { Me, TokenResponse } from '@wsc/api-client';
+import { isApiError, MeSchema, parseRetryAfter, requestToken } from '@wsc/api-client';
 
 import type { SessionRecord, SessionStore } from '../db/store.ts';
 import type { Clock } from './clock.ts';
@@ -70,7 +70,8 @@ export async function fetchToken(
     });
   } catch (error) {
     if (isApiError(error)) {
-      if (error.status === 400 || error.status === 401) throw new CredentialsRejectedError(error.code);
+      if (error.status === 400 || error.status === 401)
+        throw new CredentialsRejectedError(error.code);
       if (error.status === 429) {
         throw new UpstreamUnavailableError('token rate limited', 'rate_limited', error.retryAfter);
       }
@@ -114,7 +115,8 @@ export async function fetchMe(
     throw new UpstreamUnavailableError(`GET /v1/me answered ${response.status}`, 'bad_reply');
   }
   const parsed = MeSchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new UpstreamUnavailableError('GET /v1/me reply malformed', 'bad_reply');
+  if (!parsed.success)
+    throw new UpstreamUnavailableError('GET /v1/me reply malformed', 'bad_reply');
   return parsed.data;
 }
 

@@ -2,8 +2,8 @@
 import { createMiddleware } from 'hono/factory';
 
 import type { AppEnv } from '../lib/create-app.ts';
-import { readSessionCookie } from '../lib/sessions.ts';
 import type { Sessions } from '../lib/sessions.ts';
+import { readSessionCookie } from '../lib/sessions.ts';
 
 /**
  * Load the session named by the `__Host-wsc_session` cookie into `c.var.session`.

@@ -1,14 +1,13 @@
 // Opens the one SQL dialect we speak, PostgreSQL: embedded PGlite by default, a pg Pool for a URL.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
-import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
 
 export type Db = Kysely<Database>;
 
@@ -84,6 +83,8 @@ async function installTrgm(db: Db): Promise<boolean> {
       if (code !== '23505' && code !== '42710') return false; // not available: plain LIKE scans
     }
   }
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
   return (rows[0]?.n ?? 0) > 0;
 }

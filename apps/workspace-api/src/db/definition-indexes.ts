@@ -2,7 +2,6 @@
 // Each index is restricted to one alias (`where alias = '...'`), so it only holds that definition's
 // rows and matches the expressions src/lib/rsql-sql.ts generates character for character.
 import { createHash } from 'node:crypto';
-
 import { sql } from 'kysely';
 
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
@@ -33,11 +32,16 @@ export type IndexPlan = { name: string; ddl: string };
  * @example
  * planDefinitionIndexes(definition, { trgm: true }).map((plan) => plan.ddl);
  */
-export function planDefinitionIndexes(definition: WorkspaceDefinition, options: { trgm: boolean }): IndexPlan[] {
+export function planDefinitionIndexes(
+  definition: WorkspaceDefinition,
+  options: { trgm: boolean },
+): IndexPlan[] {
   const where = `where alias = ${quoteLiteral(definition.alias)}`;
   const plans: IndexPlan[] = [];
   const add = (field: string, kind: string, body: string) => {
-    const digest = createHash('sha256').update(`${definition.alias}\u0000${field}\u0000${kind}`).digest('hex');
+    const digest = createHash('sha256')
+      .update(`${definition.alias}\u0000${field}\u0000${kind}`)
+      .digest('hex');
     const name = `rx_${digest.slice(0, 20)}`;
     plans.push({ name, ddl: `create index if not exists ${name} on records ${body} ${where}` });
   };

@@ -1,8 +1,7 @@
 // Runs the in-code migrations (no files read at run time, so it works the same under tsx and tests).
 import { randomBytes } from 'node:crypto';
-
-import { Migrator } from 'kysely';
 import type { Migration, MigrationProvider } from 'kysely';
+import { Migrator } from 'kysely';
 
 import type { Db } from './client.ts';
 import * as initial from './migrations/0001-initial.ts';
@@ -45,7 +44,11 @@ export async function migrateToLatest(db: Db): Promise<void> {
  * const key = await readSetting(db, 'cursor_key');
  */
 export async function readSetting(db: Db, key: string): Promise<string> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst();
   if (!row) throw new Error(`Missing setting ${key}; run migrations first`);
   return row.value;
 }

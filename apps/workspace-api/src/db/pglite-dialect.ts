@@ -10,11 +10,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
-import {
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-} from 'kysely';
+import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 
 class Mutex {
   #tail: Promise<void> = Promise.resolve();
@@ -70,7 +66,10 @@ class PGliteDriver implements Driver {
     return connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
     await this.pg.exec(`begin${isolation}`);
     void connection;

@@ -2,10 +2,10 @@
 // user status are all checked in the one query.
 import { createMiddleware } from 'hono/factory';
 
+import type { Db } from '../db/client.ts';
+import type { AppEnv, Principal } from './types.ts';
 import { sha256Hex } from './crypto.ts';
 import { unauthorized } from './errors.ts';
-import type { AppEnv, Principal } from './types.ts';
-import type { Db } from '../db/client.ts';
 
 /**
  * The principal for a raw bearer token, or a reason it is not valid.
@@ -65,7 +65,10 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('Authorization');
   const match = header ? /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header) : null;
   if (!match?.[1]) {
-    throw unauthorized(header ? 'Malformed Authorization header' : 'An access token is required', header !== undefined);
+    throw unauthorized(
+      header ? 'Malformed Authorization header' : 'An access token is required',
+      header !== undefined,
+    );
   }
   const result = await authenticateToken(c.var.deps.db, match[1]);
   if ('reason' in result) throw unauthorized(result.reason);

@@ -94,7 +94,11 @@ export async function removeBlob(blobDir: string, key: string): Promise<void> {
  * @example
  * const { temps, orphans } = await sweepBlobDir(db, config.blobDir, logger);
  */
-export async function sweepBlobDir(db: Db, blobDir: string, logger?: Logger): Promise<{ temps: number; orphans: number }> {
+export async function sweepBlobDir(
+  db: Db,
+  blobDir: string,
+  logger?: Logger,
+): Promise<{ temps: number; orphans: number }> {
   let entries: fs.Dirent[];
   try {
     entries = await fsp.readdir(blobDir, { withFileTypes: true });
@@ -111,10 +115,16 @@ export async function sweepBlobDir(db: Db, blobDir: string, logger?: Logger): Pr
       continue;
     }
     if (!entry.isDirectory() || !/^[0-9a-f]{2}$/.test(entry.name)) continue;
-    const keys = (await fsp.readdir(path.join(blobDir, entry.name))).filter((name) => KEY_RE.test(name));
+    const keys = (await fsp.readdir(path.join(blobDir, entry.name))).filter((name) =>
+      KEY_RE.test(name),
+    );
     for (let start = 0; start < keys.length; start += 500) {
       const batch = keys.slice(start, start + 500);
-      const known = await db.selectFrom('attachments').select('blob_key').where('blob_key', 'in', batch).execute();
+      const known = await db
+        .selectFrom('attachments')
+        .select('blob_key')
+        .where('blob_key', 'in', batch)
+        .execute();
       const keep = new Set(known.map((row) => row.blob_key));
       for (const key of batch) {
         if (keep.has(key)) continue;

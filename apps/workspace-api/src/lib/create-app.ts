@@ -1,13 +1,13 @@
 // App factory (Hono starter pattern): request id, deps in `c.var`, access log, JSON 404/405 and the
 // one onError that turns every thrown error into problem+json.
-import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { ZodError } from 'zod';
 
-import { problemResponse } from './errors.ts';
 import type { AppDeps, AppEnv } from './types.ts';
+import { problemResponse } from './errors.ts';
 
 /**
  * A sub-app for one resource, mounted with `app.route()`.
@@ -41,8 +41,13 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof HTTPException) {
     const res = error.getResponse();
     const isProblem = res.headers.get('Content-Type')?.includes('problem+json');
-    response = isProblem ? res : problemResponse(error.status, { detail: error.message || undefined });
-    if (!isProblem) res.headers.forEach((value, key) => key !== 'content-type' && response.headers.set(key, value));
+    response = isProblem
+      ? res
+      : problemResponse(error.status, { detail: error.message || undefined });
+    if (!isProblem)
+      res.headers.forEach(
+        (value, key) => key !== 'content-type' && response.headers.set(key, value),
+      );
   } else if (error instanceof ZodError) {
     response = zodProblem(error);
   } else if (error instanceof SyntaxError) {
@@ -54,7 +59,10 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
       path: c.req.path,
       error: error.stack ?? String(error),
     });
-    response = problemResponse(500, { detail: 'Unexpected error', extra: { requestId: c.var.requestId } });
+    response = problemResponse(500, {
+      detail: 'Unexpected error',
+      extra: { requestId: c.var.requestId },
+    });
   }
   return response;
 }
@@ -104,7 +112,9 @@ export function createApp(deps: AppDeps) {
     compiled ??= app.routes
       .filter((route) => route.method !== 'ALL')
       .map((route) => ({ method: route.method, regex: patternToRegExp(route.path) }));
-    const allowed = [...new Set(compiled.filter((r) => r.regex.test(c.req.path)).map((r) => r.method))];
+    const allowed = [
+      ...new Set(compiled.filter((r) => r.regex.test(c.req.path)).map((r) => r.method)),
+    ];
     if (allowed.length > 0) {
       if (allowed.includes('GET')) allowed.push('HEAD');
       return problemResponse(405, {

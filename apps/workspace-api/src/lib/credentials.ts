@@ -20,7 +20,13 @@ export async function createCredential(
   const clientSecret = randomToken(32);
   await db
     .insertInto('credentials')
-    .values({ client_id: clientId, user_id: userId, secret_hash: await hashSecret(clientSecret), label, created_at: new Date() })
+    .values({
+      client_id: clientId,
+      user_id: userId,
+      secret_hash: await hashSecret(clientSecret),
+      label,
+      created_at: new Date(),
+    })
     .execute();
   return { clientId, clientSecret };
 }
@@ -31,7 +37,12 @@ export async function createCredential(
  * @example
  * const token = await issueToken(db, clientId, userId, 86_400);
  */
-export async function issueToken(db: Db, clientId: string, userId: string, ttlSeconds: number): Promise<string> {
+export async function issueToken(
+  db: Db,
+  clientId: string,
+  userId: string,
+  ttlSeconds: number,
+): Promise<string> {
   const token = randomToken(32);
   const now = new Date();
   await db
@@ -94,7 +105,13 @@ export async function deactivateUser(db: Db, userId: string) {
       .where('id', '=', userId)
       .returningAll()
       .executeTakeFirst();
-    if (user) await trx.updateTable('tokens').set({ revoked: true }).where('user_id', '=', userId).where('revoked', '=', false).execute();
+    if (user)
+      await trx
+        .updateTable('tokens')
+        .set({ revoked: true })
+        .where('user_id', '=', userId)
+        .where('revoked', '=', false)
+        .execute();
     return user;
   });
 }

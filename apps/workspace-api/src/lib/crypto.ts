@@ -4,7 +4,14 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const SCRYPT = { N: 16_384, r: 8, p: 1, keyLength: 32 };
 
-function scryptAsync(secret: string, salt: Buffer, N: number, r: number, p: number, keyLength: number) {
+function scryptAsync(
+  secret: string,
+  salt: Buffer,
+  N: number,
+  r: number,
+  p: number,
+  keyLength: number,
+) {
   return new Promise<Buffer>((resolve, reject) => {
     scrypt(secret, salt, keyLength, { N, r, p, maxmem: 64 * 1024 * 1024 }, (error, key) =>
       error ? reject(error) : resolve(key),
@@ -21,7 +28,14 @@ function scryptAsync(secret: string, salt: Buffer, N: number, r: number, p: numb
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(secret, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p, SCRYPT.keyLength);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
 }
 
 /**
@@ -34,7 +48,14 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await scryptAsync(secret, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p), expected.length);
+  const key = await scryptAsync(
+    secret,
+    Buffer.from(salt, 'base64url'),
+    Number(n),
+    Number(r),
+    Number(p),
+    expected.length,
+  );
   return timingSafeEqual(key, expected);
 }
 

@@ -1,7 +1,8 @@
 // RFC 9457 problem documents. Handlers throw ProblemException; the app's single onError renders it.
-import type { FieldProblem, Problem } from '@wsc/api-client';
-import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { HTTPException } from 'hono/http-exception';
+
+import type { FieldProblem, Problem } from '@wsc/api-client';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -83,7 +84,10 @@ export class ProblemException extends HTTPException {
   readonly problem: Problem;
 
   constructor(status: ContentfulStatusCode, init: ProblemInit = {}) {
-    super(status, { res: problemResponse(status, init), message: init.detail ?? TITLES[status] ?? 'Error' });
+    super(status, {
+      res: problemResponse(status, init),
+      message: init.detail ?? TITLES[status] ?? 'Error',
+    });
     this.problem = problemBody(status, init);
   }
 }
@@ -94,8 +98,16 @@ export class ProblemException extends HTTPException {
  * @example
  * throw badRequest('Invalid cursor', [{ field: 'after', message: 'Tampered or expired cursor' }]);
  */
-export function badRequest(detail: string, errors?: FieldProblem[], extra?: Record<string, unknown>) {
-  return new ProblemException(400, { detail, ...(errors ? { errors } : {}), ...(extra ? { extra } : {}) });
+export function badRequest(
+  detail: string,
+  errors?: FieldProblem[],
+  extra?: Record<string, unknown>,
+) {
+  return new ProblemException(400, {
+    detail,
+    ...(errors ? { errors } : {}),
+    ...(extra ? { extra } : {}),
+  });
 }
 
 /**
@@ -157,7 +169,10 @@ export function contentTooLarge(detail: string) {
  * @example
  * throw unprocessable([{ field: 'Status', message: 'Not one of New, Open, ...' }]);
  */
-export function unprocessable(errors: FieldProblem[], detail = 'The request has validation errors') {
+export function unprocessable(
+  errors: FieldProblem[],
+  detail = 'The request has validation errors',
+) {
   return new ProblemException(422, { detail, errors });
 }
 

@@ -9,8 +9,15 @@ import type { Logger } from './types.ts';
  * logger.info('listening', { port: 8080 });
  */
 export function createLogger(level: 'silent' | 'error' | 'info'): Logger {
-  const write = (stream: NodeJS.WriteStream, lvl: string, message: string, fields?: Record<string, unknown>) =>
-    stream.write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...fields })}\n`);
+  const write = (
+    stream: NodeJS.WriteStream,
+    lvl: string,
+    message: string,
+    fields?: Record<string, unknown>,
+  ) =>
+    stream.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...fields })}\n`,
+    );
   return {
     info: (message, fields) => {
       if (level === 'info') write(process.stdout, 'info', message, fields);

@@ -5,7 +5,6 @@ import fsp from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-
 import busboy from 'busboy';
 import { bodyLimit } from 'hono/body-limit';
 
@@ -26,7 +25,10 @@ export const SMALL_BODY_BYTES = 128 * 1024;
  */
 export const jsonBodyLimit = bodyLimit({
   maxSize: SMALL_BODY_BYTES,
-  onError: () => problemResponse(413, { detail: `Request bodies here are limited to ${SMALL_BODY_BYTES} bytes` }),
+  onError: () =>
+    problemResponse(413, {
+      detail: `Request bodies here are limited to ${SMALL_BODY_BYTES} bytes`,
+    }),
 });
 
 /**
@@ -74,11 +76,16 @@ export type ReceiveUploadOptions = {
  * const upload = await receiveUpload(c.req.raw, { blobDir: config.blobDir, maxFileBytes: MAX_UPLOAD_BYTES });
  * // ... insert the row and commitBlob(config.blobDir, upload.tempPath, id) in one transaction
  */
-export async function receiveUpload(request: Request, options: ReceiveUploadOptions): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  request: Request,
+  options: ReceiveUploadOptions,
+): Promise<ReceivedUpload> {
   const fileField = options.fileField ?? 'file';
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
-    throw new ProblemException(415, { detail: 'Expected a multipart/form-data body with a `file` part' });
+    throw new ProblemException(415, {
+      detail: 'Expected a multipart/form-data body with a `file` part',
+    });
   }
   const maxBodyBytes = options.maxFileBytes + MULTIPART_OVERHEAD_BYTES;
   const declared = request.headers.get('content-length');
@@ -94,16 +101,33 @@ export async function receiveUpload(request: Request, options: ReceiveUploadOpti
       // Non-ASCII filenames arrive as raw UTF-8 from browsers.
       defParamCharset: 'utf8',
       // One byte over the maximum, so that a file of exactly the maximum is accepted.
-      limits: { fileSize: options.maxFileBytes + 1, files: 1, fields: 8, fieldSize: 8 * 1024, parts: 16, headerPairs: 32 },
+      limits: {
+        fileSize: options.maxFileBytes + 1,
+        files: 1,
+        fields: 8,
+        fieldSize: 8 * 1024,
+        parts: 16,
+        headerPairs: 32,
+      },
     });
   } catch {
-    throw badRequest('Malformed multipart Content-Type', [{ field: 'Content-Type', message: 'Missing or invalid boundary' }]);
+    throw badRequest('Malformed multipart Content-Type', [
+      { field: 'Content-Type', message: 'Missing or invalid boundary' },
+    ]);
   }
 
   const source = Readable.fromWeb(request.body as unknown as NodeReadableStream);
   const fields: Record<string, string> = {};
   let file:
-    | { tempPath: string; stream: Readable; done: Promise<void>; hash: ReturnType<typeof createHash>; size: number; filename: string; mimeType: string }
+    | {
+        tempPath: string;
+        stream: Readable;
+        done: Promise<void>;
+        hash: ReturnType<typeof createHash>;
+        size: number;
+        filename: string;
+        mimeType: string;
+      }
     | undefined;
   const onAbort = () => source.destroy(new Error('client aborted the upload'));
   request.signal.addEventListener('abort', onAbort, { once: true });
@@ -126,7 +150,15 @@ export async function receiveUpload(request: Request, options: ReceiveUploadOpti
         }
         const tempPath = tempBlobPath(options.blobDir);
         const hash = createHash('sha256');
-        const entry = { tempPath, stream, hash, size: 0, filename: info.filename ?? '', mimeType: info.mimeType, done: Promise.resolve() };
+        const entry = {
+          tempPath,
+          stream,
+          hash,
+          size: 0,
+          filename: info.filename ?? '',
+          mimeType: info.mimeType,
+          done: Promise.resolve(),
+        };
         const meter = new Transform({
           transform(chunk: Buffer, _encoding, callback) {
             hash.update(chunk);
@@ -152,7 +184,8 @@ export async function receiveUpload(request: Request, options: ReceiveUploadOpti
       // Settle on the pipeline, not on the parser's 'close': a destroyed parser closes too.
       pipeline(source, counter, parser).then(resolve, reject);
     });
-    if (!file) throw unprocessable([{ field: fileField, message: 'Required: a file part named `file`' }]);
+    if (!file)
+      throw unprocessable([{ field: fileField, message: 'Required: a file part named `file`' }]);
     await file.done;
     return {
       tempPath: file.tempPath,
@@ -173,7 +206,9 @@ export async function receiveUpload(request: Request, options: ReceiveUploadOpti
       await fsp.rm(pending.tempPath, { force: true });
     }
     if (error instanceof ProblemException) throw error;
-    throw badRequest('Malformed or interrupted multipart body', [{ field: '(body)', message: (error as Error).message }]);
+    throw badRequest('Malformed or interrupted multipart body', [
+      { field: '(body)', message: (error as Error).message },
+    ]);
   } finally {
     request.signal.removeEventListener('abort', onAbort);
   }

@@ -21,14 +21,21 @@ export type RouteSpec = {
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'openapi-3.0',
+  }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }
 
 function parameters(spec: RouteSpec) {
   const list: Array<Record<string, unknown>> = [];
-  for (const [location, object] of [['path', spec.params], ['query', spec.query]] as const) {
+  for (const [location, object] of [
+    ['path', spec.params],
+    ['query', spec.query],
+  ] as const) {
     if (!object) continue;
     for (const [name, schema] of Object.entries(object.shape)) {
       const field = schema as z.ZodType;
@@ -49,14 +56,22 @@ function parameters(spec: RouteSpec) {
  * @example
  * const doc = buildOpenApiDocument([...usersRoutes, ...recordsRoutes], { version: '1.0.0' });
  */
-export function buildOpenApiDocument(routes: RouteSpec[], info: { version: string; serverUrl?: string }) {
+export function buildOpenApiDocument(
+  routes: RouteSpec[],
+  info: { version: string; serverUrl?: string },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of routes) {
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
       const isProblem = Number(status) >= 400;
-      const contentType = response.contentType ?? (isProblem ? 'application/problem+json' : 'application/json');
-      const schema = response.schema ? toSchema(response.schema, 'output') : isProblem ? PROBLEM_REF : undefined;
+      const contentType =
+        response.contentType ?? (isProblem ? 'application/problem+json' : 'application/json');
+      const schema = response.schema
+        ? toSchema(response.schema, 'output')
+        : isProblem
+          ? PROBLEM_REF
+          : undefined;
       responses[status] = {
         description: response.description,
         ...(schema ? { content: { [contentType]: { schema } } } : {}),
@@ -72,7 +87,11 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
     if (spec.body) {
       operation.requestBody = {
         required: spec.body.required ?? true,
-        content: { [spec.body.contentType ?? 'application/json']: { schema: toSchema(spec.body.schema, 'input') } },
+        content: {
+          [spec.body.contentType ?? 'application/json']: {
+            schema: toSchema(spec.body.schema, 'input'),
+          },
+        },
       };
     }
     (paths[spec.path] ??= {})[spec.method] = operation;
@@ -82,14 +101,18 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
     info: {
       title: 'Records and Workspace API',
       version: info.version,
-      description: 'Workspace Console implementation of the Records and Workspace API (see docs/api.md for extensions).',
+      description:
+        'Workspace Console implementation of the Records and Workspace API (see docs/api.md for extensions).',
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
     security: [{ bearerAuth: [] }],
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer' },
-        clientCredentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } },
+        clientCredentials: {
+          type: 'oauth2',
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } },
+        },
       },
       schemas: {
         Problem: {
@@ -102,7 +125,10 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
             detail: { type: 'string' },
             errors: {
               type: 'array',
-              items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+              items: {
+                type: 'object',
+                properties: { field: { type: 'string' }, message: { type: 'string' } },
+              },
             },
           },
         },

@@ -36,18 +36,32 @@ describe('cursors', () => {
 
 describe('parsePageQuery', () => {
   it('defaults to the first 100', () => {
-    expect(parsePageQuery({}, key, 's')).toEqual({ direction: 'forward', limit: 100, cursor: undefined, hasCursor: false });
+    expect(parsePageQuery({}, key, 's')).toEqual({
+      direction: 'forward',
+      limit: 100,
+      cursor: undefined,
+      hasCursor: false,
+    });
   });
 
   it('reads backwards paging', () => {
     const before = encodeCursor(key, 's', { s: 5 });
-    expect(parsePageQuery({ last: '10', before }, key, 's')).toEqual({ direction: 'backward', limit: 10, cursor: { s: 5 }, hasCursor: true });
+    expect(parsePageQuery({ last: '10', before }, key, 's')).toEqual({
+      direction: 'backward',
+      limit: 10,
+      cursor: { s: 5 },
+      hasCursor: true,
+    });
   });
 
-  it.each<Record<string, string>>([{ first: '0' }, { first: '1001' }, { first: '1.5' }, { last: '-1' }, { first: '1', last: '1' }, { after: 'x' }])(
-    'rejects %o',
-    (query) => {
-      expect(() => parsePageQuery(query, key, 's')).toThrow(ProblemException);
-    },
-  );
+  it.each<Record<string, string>>([
+    { first: '0' },
+    { first: '1001' },
+    { first: '1.5' },
+    { last: '-1' },
+    { first: '1', last: '1' },
+    { after: 'x' },
+  ])('rejects %o', (query) => {
+    expect(() => parsePageQuery(query, key, 's')).toThrow(ProblemException);
+  });
 });

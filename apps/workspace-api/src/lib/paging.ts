@@ -2,8 +2,8 @@
 // list they came from (its "scope"), so a tampered or foreign cursor is a 400, never a wrong page.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import { PageQuerySchema } from '@wsc/api-client';
 import type { Paging } from '@wsc/api-client';
+import { PageQuerySchema } from '@wsc/api-client';
 
 import { badRequest } from './errors.ts';
 
@@ -41,7 +41,8 @@ export function encodeCursor(key: Buffer, scope: string, payload: unknown): stri
  * const payload = decodeCursor(key, 'users', c.req.query('after') ?? '', 'after');
  */
 export function decodeCursor(key: Buffer, scope: string, cursor: string, field: string): unknown {
-  const invalid = () => badRequest('Invalid cursor', [{ field, message: 'Malformed, tampered or from another list' }]);
+  const invalid = () =>
+    badRequest('Invalid cursor', [{ field, message: 'Malformed, tampered or from another list' }]);
   const [body, signature, extra] = cursor.split('.');
   if (!body || !signature || extra !== undefined || cursor.length > 4096) throw invalid();
   const expected = Buffer.from(sign(key, `${scope}\u0000${body}`));
@@ -60,7 +61,11 @@ export function decodeCursor(key: Buffer, scope: string, cursor: string, field: 
  * @example
  * const page = parsePageQuery(c.req.query(), key, 'users');
  */
-export function parsePageQuery(query: Record<string, string>, key: Buffer, scope: string): PageRequest {
+export function parsePageQuery(
+  query: Record<string, string>,
+  key: Buffer,
+  scope: string,
+): PageRequest {
   const parsed = PageQuerySchema.safeParse({
     first: query.first,
     after: query.after,
@@ -72,14 +77,23 @@ export function parsePageQuery(query: Record<string, string>, key: Buffer, scope
       'Invalid paging parameters',
       parsed.error.issues.map((issue) => ({
         field: issue.path.map(String).join('.'),
-        message: issue.path[0] === 'first' || issue.path[0] === 'last' ? 'Expected an integer from 1 to 1000' : issue.message,
+        message:
+          issue.path[0] === 'first' || issue.path[0] === 'last'
+            ? 'Expected an integer from 1 to 1000'
+            : issue.message,
       })),
     );
   }
   const { first, after, last, before } = parsed.data;
-  if ((first !== undefined || after !== undefined) && (last !== undefined || before !== undefined)) {
+  if (
+    (first !== undefined || after !== undefined) &&
+    (last !== undefined || before !== undefined)
+  ) {
     throw badRequest('Use first/after or last/before, not both', [
-      { field: last !== undefined ? 'last' : 'before', message: 'Cannot be combined with first/after' },
+      {
+        field: last !== undefined ? 'last' : 'before',
+        message: 'Cannot be combined with first/after',
+      },
     ]);
   }
   if (last !== undefined || before !== undefined) {
@@ -134,7 +148,9 @@ function readSeqCursor(cursor: unknown, field: string): number | undefined {
   if (cursor === undefined) return undefined;
   const seq = (cursor as { s?: unknown } | null)?.s;
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq)) {
-    throw badRequest('Invalid cursor', [{ field, message: 'Malformed, tampered or from another list' }]);
+    throw badRequest('Invalid cursor', [
+      { field, message: 'Malformed, tampered or from another list' },
+    ]);
   }
   return seq;
 }

@@ -4,8 +4,8 @@ import type { Context } from 'hono';
 
 import type { RecordRow } from '../db/schema.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
-import { forbidden, notFound } from './errors.ts';
 import type { AppEnv } from './types.ts';
+import { forbidden, notFound } from './errors.ts';
 
 /**
  * Throws 403 unless the caller is an ADMIN.
@@ -98,8 +98,13 @@ export async function resolveRecordById(
 ): Promise<{ definition: WorkspaceDefinition; record: RecordRow } | undefined> {
   const definition = c.var.deps.workspace.findByRecordId(id);
   if (!definition) return undefined;
-  const record = await c.var.deps.db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
+  const record = await c.var.deps.db
+    .selectFrom('records')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!record) return undefined;
-  if (!(await allowedAliases(c)).has(definition.alias)) throw forbidden(`You have no access to ${id}`);
+  if (!(await allowedAliases(c)).has(definition.alias))
+    throw forbidden(`You have no access to ${id}`);
   return { definition, record };
 }

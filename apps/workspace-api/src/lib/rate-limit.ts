@@ -3,8 +3,8 @@
 import { createMiddleware } from 'hono/factory';
 
 import type { BucketLimits } from '../env.ts';
-import { tooManyRequests } from './errors.ts';
 import type { AppEnv } from './types.ts';
+import { tooManyRequests } from './errors.ts';
 
 type Bucket = { tokens: number; updatedAt: number };
 
@@ -41,7 +41,10 @@ export class TokenBucketLimiter {
     const now = this.now();
     const { ratePerSecond, burst } = this.limits;
     const bucket = this.#buckets.get(key) ?? { tokens: burst, updatedAt: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * ratePerSecond);
+    bucket.tokens = Math.min(
+      burst,
+      bucket.tokens + ((now - bucket.updatedAt) / 1000) * ratePerSecond,
+    );
     bucket.updatedAt = now;
     this.#buckets.set(key, bucket);
     if (this.#buckets.size > 50_000) this.#sweep();

@@ -1,16 +1,17 @@
 // Records: wire shape, field resolution for RSQL/sort, validation and writes. Shared by the records
 // routes, the sub-resources and the seed.
-import type { FieldProblem, StoredRecord } from '@wsc/api-client';
-import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
+import { sql } from 'kysely';
+
+import type { FieldProblem, StoredRecord } from '@wsc/api-client';
 
 import type { Db } from '../db/client.ts';
-import { fieldTextExpression } from '../db/definition-indexes.ts';
 import type { RecordRow } from '../db/schema.ts';
-import { SYSTEM_FIELD_NAMES } from '../workspace/definitions.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
-import { unprocessable } from './errors.ts';
 import type { FilterField, FilterKind } from './rsql-sql.ts';
+import { fieldTextExpression } from '../db/definition-indexes.ts';
+import { SYSTEM_FIELD_NAMES } from '../workspace/definitions.ts';
+import { unprocessable } from './errors.ts';
 import { isValidDate, normalizeDateTime } from './rsql-sql.ts';
 
 const KIND_BY_TYPE: Record<string, FilterKind> = {
@@ -41,7 +42,9 @@ const resolverCache = new WeakMap<WorkspaceDefinition, Map<string, FilterField>>
  * const resolve = recordFieldResolver(definition);
  * compileFilter('Status==Open', resolve);
  */
-export function recordFieldResolver(definition: WorkspaceDefinition): (selector: string) => FilterField | undefined {
+export function recordFieldResolver(
+  definition: WorkspaceDefinition,
+): (selector: string) => FilterField | undefined {
   let fields = resolverCache.get(definition);
   if (!fields) {
     fields = new Map();
@@ -71,7 +74,10 @@ export function recordFieldResolver(definition: WorkspaceDefinition): (selector:
  * @example
  * StoredRecordSchema.parse(toRecord(row, definition));
  */
-export function toRecord(row: Pick<RecordRow, 'id' | 'data' | 'created_at' | 'created_by' | 'updated_at' | 'updated_by'>, definition: WorkspaceDefinition): StoredRecord {
+export function toRecord(
+  row: Pick<RecordRow, 'id' | 'data' | 'created_at' | 'created_by' | 'updated_at' | 'updated_by'>,
+  definition: WorkspaceDefinition,
+): StoredRecord {
   const record: Record<string, string> = { id: row.id };
   for (const field of definition.fields) {
     const value = row.data[field.name];
@@ -111,7 +117,9 @@ export async function validateRecordInput(
   mode: 'create' | 'update',
 ): Promise<RecordChanges> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw unprocessable([{ field: '(body)', message: 'Expected a JSON object of field names to string values' }]);
+    throw unprocessable([
+      { field: '(body)', message: 'Expected a JSON object of field names to string values' },
+    ]);
   }
   const problems: FieldProblem[] = [];
   const set: Record<string, string> = {};
@@ -144,7 +152,11 @@ export async function validateRecordInput(
   }
   if (mode === 'create') {
     for (const field of definition.fields) {
-      if (field.required && set[field.name] === undefined && !problems.some((p) => p.field === field.name)) {
+      if (
+        field.required &&
+        set[field.name] === undefined &&
+        !problems.some((p) => p.field === field.name)
+      ) {
         problems.push({ field: field.name, message: 'Required' });
       }
     }
@@ -168,12 +180,18 @@ export async function validateRecordInput(
   return { set, clear };
 }
 
-function checkValue(type: string, values: string[] | undefined, value: string): { value: string } | string {
+function checkValue(
+  type: string,
+  values: string[] | undefined,
+  value: string,
+): { value: string } | string {
   switch (type) {
     case 'TEXT':
       return value.length > 100_000 ? 'At most 100000 characters' : { value };
     case 'NUMBER':
-      return /^-?(0|[1-9]\d{0,29})(\.\d{1,10})?$/.test(value) ? { value } : 'Expected a number such as 42 or -3.5';
+      return /^-?(0|[1-9]\d{0,29})(\.\d{1,10})?$/.test(value)
+        ? { value }
+        : 'Expected a number such as 42 or -3.5';
     case 'DATE':
       return isValidDate(value) ? { value } : 'Expected a date YYYY-MM-DD';
     case 'DATETIME': {
@@ -184,17 +202,25 @@ function checkValue(type: string, values: string[] | undefined, value: string): 
     case 'PICKLIST':
       return values?.includes(value) ? { value } : `Not one of: ${(values ?? []).join(', ')}`;
     case 'MULTI_PICKLIST': {
-      const parts = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+      const parts = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
       const unknown = parts.filter((part) => !values?.includes(part));
-      if (unknown.length > 0) return `Not among ${(values ?? []).join(', ')}: ${unknown.join(', ')}`;
+      if (unknown.length > 0)
+        return `Not among ${(values ?? []).join(', ')}: ${unknown.join(', ')}`;
       return { value: [...new Set(parts)].join(', ') };
     }
     case 'BOOLEAN': {
       const lowered = value.toLowerCase();
-      return lowered === 'true' || lowered === 'false' ? { value: lowered } : 'Expected true or false';
+      return lowered === 'true' || lowered === 'false'
+        ? { value: lowered }
+        : 'Expected true or false';
     }
     case 'USER_ID':
-      return value.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(value) ? { value } : 'Expected the email of an active user';
+      return value.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(value)
+        ? { value }
+        : 'Expected the email of an active user';
     default:
       return { value };
   }
@@ -206,11 +232,21 @@ function checkValue(type: string, values: string[] | undefined, value: string): 
  * @example
  * const [first] = await reserveHandleNumbers(trx, 'SUP', 1); // 43
  */
-export async function reserveHandleNumbers(db: Db, handle: string, count: number): Promise<number[]> {
+export async function reserveHandleNumbers(
+  db: Db,
+  handle: string,
+  count: number,
+): Promise<number[]> {
   const row = await db
     .insertInto('handle_counters')
     .values({ handle, last_value: count })
-    .onConflict((oc) => oc.column('handle').doUpdateSet((eb) => ({ last_value: sql`${eb.ref('handle_counters.last_value')} + ${count}` })))
+    .onConflict((oc) =>
+      oc
+        .column('handle')
+        .doUpdateSet((eb) => ({
+          last_value: sql`${eb.ref('handle_counters.last_value')} + ${count}`,
+        })),
+    )
     .returning('last_value')
     .executeTakeFirstOrThrow();
   const last = Number(row.last_value);

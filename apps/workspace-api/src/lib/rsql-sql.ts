@@ -4,10 +4,11 @@
 //
 // Semantics: negated operators (!=, =out=, =nbt=, !lk=, !lki=) also match records where the field
 // is empty, as a triager expects from "Status is not Closed".
+import type { RawBuilder, SqlBool } from 'kysely';
+import { sql } from 'kysely';
+
 import type { ComparisonNode, Node } from '@wsc/rsql';
 import { canonicalOperator, isRsqlError, parse } from '@wsc/rsql';
-import { sql } from 'kysely';
-import type { RawBuilder, SqlBool } from 'kysely';
 
 import { ProblemException } from './errors.ts';
 
@@ -51,13 +52,39 @@ export class FilterError extends ProblemException {
 }
 
 const OPERATORS_BY_KIND: Record<FilterKind, ReadonlySet<string>> = {
-  text: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=', '=lk=', '!lk=', '=lki=', '!lki=']),
+  text: new Set([
+    '==',
+    '!=',
+    '=gt=',
+    '=ge=',
+    '=lt=',
+    '=le=',
+    '=bt=',
+    '=nbt=',
+    '=in=',
+    '=out=',
+    '=lk=',
+    '!lk=',
+    '=lki=',
+    '!lki=',
+  ]),
   user: new Set(['==', '!=', '=in=', '=out=', '=lk=', '!lk=', '=lki=', '!lki=']),
   handle: new Set(['==', '!=', '=in=', '=out=', '=lk=', '!lk=', '=lki=', '!lki=']),
   number: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=']),
   date: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=']),
   datetime: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=']),
-  timestamp: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=']),
+  timestamp: new Set([
+    '==',
+    '!=',
+    '=gt=',
+    '=ge=',
+    '=lt=',
+    '=le=',
+    '=bt=',
+    '=nbt=',
+    '=in=',
+    '=out=',
+  ]),
   picklist: new Set(['==', '!=', '=in=', '=out=']),
   'multi-picklist': new Set(['==', '!=', '=in=', '=out=']),
   boolean: new Set(['==', '!=']),
@@ -115,10 +142,16 @@ function fail(ctx: Ctx, message: string, position: number): never {
 }
 
 /** The typed SQL value for one RSQL value of a field, or a 400 at the value's position. */
-function bindValue(ctx: Ctx, field: FilterField, value: string, position: number): RawBuilder<unknown> {
+function bindValue(
+  ctx: Ctx,
+  field: FilterField,
+  value: string,
+  position: number,
+): RawBuilder<unknown> {
   switch (field.kind) {
     case 'number':
-      if (!NUMBER_RE.test(value) || value.length > 40) fail(ctx, `"${field.name}" expects a number`, position);
+      if (!NUMBER_RE.test(value) || value.length > 40)
+        fail(ctx, `"${field.name}" expects a number`, position);
       return sql`${value}::numeric`;
     case 'date':
       if (!isValidDate(value)) fail(ctx, `"${field.name}" expects a date YYYY-MM-DD`, position);
@@ -126,18 +159,24 @@ function bindValue(ctx: Ctx, field: FilterField, value: string, position: number
     case 'datetime':
     case 'timestamp': {
       const normalized = normalizeDateTime(value);
-      if (!normalized) fail(ctx, `"${field.name}" expects a date-time YYYY-MM-DDTHH:MM:SS.SSSZ`, position);
+      if (!normalized)
+        fail(ctx, `"${field.name}" expects a date-time YYYY-MM-DDTHH:MM:SS.SSSZ`, position);
       return field.kind === 'timestamp' ? sql`${normalized}::timestamptz` : sql`${normalized}`;
     }
     case 'picklist':
     case 'multi-picklist':
       if (!field.values?.includes(value)) {
-        fail(ctx, `"${value}" is not a value of "${field.name}" (${(field.values ?? []).join(', ')})`, position);
+        fail(
+          ctx,
+          `"${value}" is not a value of "${field.name}" (${(field.values ?? []).join(', ')})`,
+          position,
+        );
       }
       return sql`${value}`;
     case 'boolean': {
       const lowered = value.toLowerCase();
-      if (lowered !== 'true' && lowered !== 'false') fail(ctx, `"${field.name}" expects true or false`, position);
+      if (lowered !== 'true' && lowered !== 'false')
+        fail(ctx, `"${field.name}" expects true or false`, position);
       return sql`${lowered}`;
     }
     default:
@@ -149,13 +188,21 @@ function orNull(expr: RawBuilder<unknown>, condition: RawBuilder<SqlBool>): RawB
   return sql<SqlBool>`(${expr} is null or ${condition})`;
 }
 
-function compileComparison(ctx: Ctx, node: ComparisonNode, resolve: FieldResolver): RawBuilder<SqlBool> {
+function compileComparison(
+  ctx: Ctx,
+  node: ComparisonNode,
+  resolve: FieldResolver,
+): RawBuilder<SqlBool> {
   const field = resolve(node.selector);
   if (!field) fail(ctx, `Unknown field "${node.selector}"`, node.selectorSpan.start);
   const operator = canonicalOperator(node.operator);
   const operatorPosition = node.selectorSpan.end;
   if (!OPERATORS_BY_KIND[field.kind].has(operator)) {
-    fail(ctx, `Operator ${node.operator} is not valid for "${field.name}" (${field.kind})`, operatorPosition);
+    fail(
+      ctx,
+      `Operator ${node.operator} is not valid for "${field.name}" (${field.kind})`,
+      operatorPosition,
+    );
   }
   // Numbers compare as numbers (the expression matches the numeric expression indexes).
   const expr = sortExpression(field);
@@ -207,15 +254,24 @@ function compileComparison(ctx: Ctx, node: ComparisonNode, resolve: FieldResolve
     case '=in=':
       return sql<SqlBool>`(${expr} in (${sql.join(values.map((_, index) => bound(index)))}))`;
     case '=out=':
-      return orNull(expr, sql<SqlBool>`${expr} not in (${sql.join(values.map((_, index) => bound(index)))})`);
+      return orNull(
+        expr,
+        sql<SqlBool>`${expr} not in (${sql.join(values.map((_, index) => bound(index)))})`,
+      );
     case '=lk=':
       return sql<SqlBool>`(${expr} like ${containsPattern(values[0] ?? '')} escape '\\')`;
     case '!lk=':
-      return orNull(expr, sql<SqlBool>`${expr} not like ${containsPattern(values[0] ?? '')} escape '\\'`);
+      return orNull(
+        expr,
+        sql<SqlBool>`${expr} not like ${containsPattern(values[0] ?? '')} escape '\\'`,
+      );
     case '=lki=':
       return sql<SqlBool>`(${expr} ilike ${containsPattern(values[0] ?? '')} escape '\\')`;
     case '!lki=':
-      return orNull(expr, sql<SqlBool>`${expr} not ilike ${containsPattern(values[0] ?? '')} escape '\\'`);
+      return orNull(
+        expr,
+        sql<SqlBool>`${expr} not ilike ${containsPattern(values[0] ?? '')} escape '\\'`,
+      );
     default:
       return fail(ctx, `Operator ${node.operator} is not supported`, operatorPosition);
   }
@@ -235,7 +291,11 @@ function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<S
  * const where = compileFilter('Status==Open;Priority=gt=2', resolver);
  * db.selectFrom('records').selectAll().where(where);
  */
-export function compileFilter(input: string, resolve: FieldResolver, parameter = 'filter'): RawBuilder<SqlBool> {
+export function compileFilter(
+  input: string,
+  resolve: FieldResolver,
+  parameter = 'filter',
+): RawBuilder<SqlBool> {
   const ctx = { parameter };
   let ast: Node;
   try {
@@ -270,7 +330,8 @@ export function parseSort(input: string, resolve: FieldResolver, parameter = 'so
     if (name === '') fail(ctx, 'Empty sort key', offset + leading);
     const field = resolve(name);
     if (!field) fail(ctx, `Unknown sort field "${name}"`, offset + leading);
-    if (keys.some((key) => key.field.name === field.name)) fail(ctx, `Duplicate sort field "${name}"`, offset + leading);
+    if (keys.some((key) => key.field.name === field.name))
+      fail(ctx, `Duplicate sort field "${name}"`, offset + leading);
     keys.push({ field, descending });
     offset += raw.length + 1;
   }
@@ -296,7 +357,9 @@ export function sortExpression(field: FilterField): RawBuilder<unknown> {
  */
 export function sortValueText(field: FilterField): RawBuilder<string | null> {
   if (field.kind === 'timestamp') {
-    return sql<string | null>`to_char(${field.expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+    return sql<
+      string | null
+    >`to_char(${field.expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
   }
   return sql<string | null>`(${field.expr})::text`;
 }
@@ -336,12 +399,21 @@ export function keysetCondition(
     } else {
       const bound = cursorValue(key.field, value);
       const compare = greater ? sql<SqlBool>`${expr} > ${bound}` : sql<SqlBool>`${expr} < ${bound}`;
-      step = side === 'after' ? sql<SqlBool>`(${compare} or ${expr} is null)` : sql<SqlBool>`(${compare})`;
+      step =
+        side === 'after'
+          ? sql<SqlBool>`(${compare} or ${expr} is null)`
+          : sql<SqlBool>`(${compare})`;
     }
-    if (step) alternatives.push(sql<SqlBool>`(${sql.join([...equalities, step], sql.raw(' and '))})`);
-    equalities.push(value === null ? sql<SqlBool>`(${expr} is null)` : sql<SqlBool>`(${expr} = ${cursorValue(key.field, value)})`);
+    if (step)
+      alternatives.push(sql<SqlBool>`(${sql.join([...equalities, step], sql.raw(' and '))})`);
+    equalities.push(
+      value === null
+        ? sql<SqlBool>`(${expr} is null)`
+        : sql<SqlBool>`(${expr} = ${cursorValue(key.field, value)})`,
+    );
   });
-  const last = side === 'after' ? sql<SqlBool>`${seqRef} > ${seq}` : sql<SqlBool>`${seqRef} < ${seq}`;
+  const last =
+    side === 'after' ? sql<SqlBool>`${seqRef} > ${seq}` : sql<SqlBool>`${seqRef} < ${seq}`;
   alternatives.push(sql<SqlBool>`(${sql.join([...equalities, last], sql.raw(' and '))})`);
   return sql<SqlBool>`(${sql.join(alternatives, sql.raw(' or '))})`;
 }
@@ -352,7 +424,11 @@ export function keysetCondition(
  * @example
  * sql`order by ${orderByClause(keys, false, sql.ref('seq'))}`;
  */
-export function orderByClause(keys: SortKey[], reverse: boolean, seqRef: RawBuilder<unknown>): RawBuilder<unknown> {
+export function orderByClause(
+  keys: SortKey[],
+  reverse: boolean,
+  seqRef: RawBuilder<unknown>,
+): RawBuilder<unknown> {
   const items = keys.map((key) => {
     const descending = key.descending !== reverse;
     return sql`${sortExpression(key.field)} ${sql.raw(descending ? 'desc' : 'asc')} nulls ${sql.raw(reverse ? 'first' : 'last')}`;

@@ -1,6 +1,6 @@
 // Types shared by the app, its middleware and every route: the dependencies and `c.var`.
-import type { Role, UserStatus } from '../db/schema.ts';
 import type { Db } from '../db/client.ts';
+import type { Role, UserStatus } from '../db/schema.ts';
 import type { Config } from '../env.ts';
 import type { Workspace } from '../workspace/definitions.ts';
 import type { TokenBucketLimiter } from './rate-limit.ts';

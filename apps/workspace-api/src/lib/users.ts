@@ -9,7 +9,9 @@ import type { UserRow } from '../db/schema.ts';
  * @example
  * UserSchema.parse(toUser(row));
  */
-export function toUser(row: Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name' | 'job_title' | 'status'>): User {
+export function toUser(
+  row: Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name' | 'job_title' | 'status'>,
+): User {
   return {
     id: row.id,
     email: row.email,
@@ -21,4 +23,11 @@ export function toUser(row: Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_
 }
 
 /** Columns toUser needs, for `select(USER_COLUMNS)`. */
-export const USER_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'job_title', 'status'] as const;
+export const USER_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'job_title',
+  'status',
+] as const;

@@ -2,8 +2,8 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 
-import { badRequest, unprocessable } from './errors.ts';
 import type { AppEnv } from './types.ts';
+import { badRequest, unprocessable } from './errors.ts';
 
 /**
  * Field problems from a zod error (`a.b` paths; `(body)` for the root).
@@ -24,7 +24,10 @@ export function issuesToProblems(error: z.ZodError) {
  * @example
  * const input = await parseJsonBody(c, CreateUserInputSchema);
  */
-export async function parseJsonBody<T extends z.ZodType>(c: Context<AppEnv>, schema: T): Promise<z.output<T>> {
+export async function parseJsonBody<T extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: T,
+): Promise<z.output<T>> {
   const text = await c.req.text();
   let body: unknown;
   try {
@@ -32,7 +35,8 @@ export async function parseJsonBody<T extends z.ZodType>(c: Context<AppEnv>, sch
   } catch {
     throw badRequest('Malformed JSON body', [{ field: '(body)', message: 'Not valid JSON' }]);
   }
-  if (body === undefined) throw badRequest('A JSON body is required', [{ field: '(body)', message: 'Required' }]);
+  if (body === undefined)
+    throw badRequest('A JSON body is required', [{ field: '(body)', message: 'Required' }]);
   const result = schema.safeParse(body);
   if (!result.success) throw unprocessable(issuesToProblems(result.error));
   return result.data;
@@ -46,7 +50,8 @@ export async function parseJsonBody<T extends z.ZodType>(c: Context<AppEnv>, sch
  */
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const text = await c.req.text();
-  if (text.trim() === '') throw badRequest('A JSON body is required', [{ field: '(body)', message: 'Required' }]);
+  if (text.trim() === '')
+    throw badRequest('A JSON body is required', [{ field: '(body)', message: 'Required' }]);
   try {
     return JSON.parse(text) as unknown;
   } catch {

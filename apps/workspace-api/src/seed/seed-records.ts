@@ -3,10 +3,10 @@
 import { sql } from 'kysely';
 
 import type { Db } from '../db/client.ts';
-import { ensureDefinitionIndexes, planDefinitionIndexes } from '../db/definition-indexes.ts';
-import { reserveHandleNumbers } from '../lib/records.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { Rng } from './prng.ts';
+import { ensureDefinitionIndexes, planDefinitionIndexes } from '../db/definition-indexes.ts';
+import { reserveHandleNumbers } from '../lib/records.ts';
 import {
   BROWSERS,
   COMPANY_PREFIXES,
@@ -92,7 +92,14 @@ function ticket(ctx: SeedContext, rng: Rng, createdAt: Date): GeneratedRecord {
         : rng.weighted({ New: 38, Open: 32, Pending: 14, 'On Hold': 4, Resolved: 12 });
   const severity = rng.weighted({ Low: 34, Medium: 41, High: 20, Critical: 5 });
   const basePriority = { Critical: 1, High: 2, Medium: 3, Low: 4 }[severity];
-  const category = rng.weighted({ Technical: 30, Bug: 20, Account: 15, Billing: 15, 'Feature Request': 12, Other: 8 });
+  const category = rng.weighted({
+    Technical: 30,
+    Bug: 20,
+    Account: 15,
+    Billing: 15,
+    'Feature Request': 12,
+    Other: 8,
+  });
   const data: Record<string, string> = {
     Title: capitalize(fill(rng.pick(TICKET_TITLES[category]), rng)),
     Description: [
@@ -104,7 +111,11 @@ function ticket(ctx: SeedContext, rng: Rng, createdAt: Date): GeneratedRecord {
     Severity: severity,
     Priority: String(Math.min(5, Math.max(1, basePriority + (rng.chance(0.15) ? 1 : 0)))),
     Category: category,
-    'Due Date': isoDate(new Date(createdAt.getTime() + { Critical: 1, High: 3, Medium: 7, Low: 14 }[severity] * DAY_MS)),
+    'Due Date': isoDate(
+      new Date(
+        createdAt.getTime() + { Critical: 1, High: 3, Medium: 7, Low: 14 }[severity] * DAY_MS,
+      ),
+    ),
     Billable: rng.chance(0.18) ? 'true' : 'false',
   };
   const assigned = status === 'New' ? rng.chance(0.35) : rng.chance(0.96);
@@ -112,7 +123,10 @@ function ticket(ctx: SeedContext, rng: Rng, createdAt: Date): GeneratedRecord {
   const customer = pickCustomer(ctx, rng);
   if (customer) data.Customer = customer;
   if (rng.chance(0.22)) {
-    const tags = rng.sample(['urgent', 'vip', 'regression', 'documentation', 'security', 'onboarding'], rng.int(1, 2));
+    const tags = rng.sample(
+      ['urgent', 'vip', 'regression', 'documentation', 'security', 'onboarding'],
+      rng.int(1, 2),
+    );
     if (severity === 'Critical' && !tags.includes('urgent')) tags.unshift('urgent');
     data.Tags = tags.join(', ');
   }
@@ -144,7 +158,9 @@ function companySlug(name: string): string {
  */
 export function customerNameAt(region: 'default' | 'eu', index: number): string {
   const [prefixes, suffixes] =
-    region === 'eu' ? [EU_COMPANY_PREFIXES, EU_COMPANY_SUFFIXES] : [COMPANY_PREFIXES, COMPANY_SUFFIXES];
+    region === 'eu'
+      ? [EU_COMPANY_PREFIXES, EU_COMPANY_SUFFIXES]
+      : [COMPANY_PREFIXES, COMPANY_SUFFIXES];
   const total = prefixes.length * suffixes.length;
   // 7919 is prime and larger than either pool, so the walk visits every pair once per round.
   const slot = (index * 7919) % total;
@@ -155,7 +171,10 @@ export function customerNameAt(region: 'default' | 'eu', index: number): string 
 
 function customer(ctx: SeedContext, rng: Rng, createdAt: Date, name: string): GeneratedRecord {
   const plan = rng.weighted({ Free: 25, Starter: 35, Business: 28, Enterprise: 12 });
-  const tld = ctx.region === 'eu' ? rng.pick(['de', 'fr', 'eu', 'nl', 'it', 'es', 'se']) : rng.pick(['com', 'com', 'io', 'co']);
+  const tld =
+    ctx.region === 'eu'
+      ? rng.pick(['de', 'fr', 'eu', 'nl', 'it', 'es', 'se'])
+      : rng.pick(['com', 'com', 'io', 'co']);
   const data: Record<string, string> = {
     Name: name,
     Domain: `${companySlug(name.replace(/ (Inc\.|Corp|GmbH|AG|S\.A\.|S\.r\.l\.|B\.V\.|AB|Oy|Ltd|SAS|ApS|sp\. z o\.o\.)$/, ''))}.${tld}`,
@@ -164,17 +183,33 @@ function customer(ctx: SeedContext, rng: Rng, createdAt: Date, name: string): Ge
       ctx.region === 'eu'
         ? rng.weighted({ Europe: 85, 'North America': 8, 'Asia Pacific': 4, 'Latin America': 3 })
         : rng.weighted({ 'North America': 60, Europe: 20, 'Asia Pacific': 12, 'Latin America': 8 }),
-    Seats: String({ Free: rng.int(1, 5), Starter: rng.int(5, 25), Business: rng.int(25, 200), Enterprise: rng.int(200, 5000) }[plan]),
+    Seats: String(
+      {
+        Free: rng.int(1, 5),
+        Starter: rng.int(5, 25),
+        Business: rng.int(25, 200),
+        Enterprise: rng.int(200, 5000),
+      }[plan],
+    ),
     'Customer Since': isoDate(new Date(createdAt.getTime() - rng.int(0, 900) * DAY_MS)),
   };
   if (ctx.managers.length > 0 && plan !== 'Free') data['Account Manager'] = rng.pick(ctx.managers);
   const by = ctx.managers.length > 0 ? rng.pick(ctx.managers) : 'system@demo';
-  return { data, createdAt, updatedAt: later(ctx, createdAt, rng, 200), createdBy: by, updatedBy: by };
+  return {
+    data,
+    createdAt,
+    updatedAt: later(ctx, createdAt, rng, 200),
+    createdBy: by,
+    updatedBy: by,
+  };
 }
 
 function task(ctx: SeedContext, rng: Rng, createdAt: Date): GeneratedRecord {
   const age = ageDays(ctx, createdAt);
-  const status = age > 21 ? rng.weighted({ Done: 85, Blocked: 5, 'In Progress': 5, 'To Do': 5 }) : rng.weighted({ 'To Do': 35, 'In Progress': 35, Blocked: 10, Done: 20 });
+  const status =
+    age > 21
+      ? rng.weighted({ Done: 85, Blocked: 5, 'In Progress': 5, 'To Do': 5 })
+      : rng.weighted({ 'To Do': 35, 'In Progress': 35, Blocked: 10, Done: 20 });
   const people = [...ctx.engineers, ...ctx.agents];
   const data: Record<string, string> = {
     Title: capitalize(fill(rng.pick(TASK_TITLES), rng)),
@@ -185,13 +220,25 @@ function task(ctx: SeedContext, rng: Rng, createdAt: Date): GeneratedRecord {
   if (people.length > 0 && rng.chance(0.9)) data.Assignee = rng.pick(people);
   if (rng.chance(0.4)) data.Notes = fill(rng.pick(DESCRIPTION_BODIES), rng);
   const by = people.length > 0 ? rng.pick(people) : 'system@demo';
-  return { data, createdAt, updatedAt: later(ctx, createdAt, rng, 30), createdBy: by, updatedBy: data.Assignee ?? by };
+  return {
+    data,
+    createdAt,
+    updatedAt: later(ctx, createdAt, rng, 30),
+    createdBy: by,
+    updatedBy: data.Assignee ?? by,
+  };
 }
 
 function refund(ctx: SeedContext, rng: Rng, createdAt: Date): GeneratedRecord {
   const age = ageDays(ctx, createdAt);
-  const status = age > 14 ? rng.weighted({ Paid: 70, Rejected: 20, Approved: 10 }) : rng.weighted({ Requested: 45, Approved: 25, Paid: 20, Rejected: 10 });
-  const currency = ctx.region === 'eu' ? rng.weighted({ EUR: 70, GBP: 20, USD: 10 }) : rng.weighted({ USD: 75, EUR: 15, GBP: 10 });
+  const status =
+    age > 14
+      ? rng.weighted({ Paid: 70, Rejected: 20, Approved: 10 })
+      : rng.weighted({ Requested: 45, Approved: 25, Paid: 20, Rejected: 10 });
+  const currency =
+    ctx.region === 'eu'
+      ? rng.weighted({ EUR: 70, GBP: 20, USD: 10 })
+      : rng.weighted({ USD: 75, EUR: 15, GBP: 10 });
   const data: Record<string, string> = {
     Reason: rng.pick(REFUND_REASONS),
     Amount: (rng.int(1_000, 250_000) / 100).toFixed(2),
@@ -201,18 +248,28 @@ function refund(ctx: SeedContext, rng: Rng, createdAt: Date): GeneratedRecord {
   const customerName = pickCustomer(ctx, rng);
   if (customerName) data.Customer = customerName;
   let updatedAt = later(ctx, createdAt, rng, 10);
-  if ((status === 'Approved' || status === 'Paid') && ctx.billing.length > 0) data['Approved By'] = rng.pick(ctx.billing);
+  if ((status === 'Approved' || status === 'Paid') && ctx.billing.length > 0)
+    data['Approved By'] = rng.pick(ctx.billing);
   if (status === 'Paid') {
     const processed = later(ctx, createdAt, rng, 10);
     data['Processed At'] = processed.toISOString();
     updatedAt = processed;
   }
-  const by = ctx.billing.length > 0 ? rng.pick(ctx.billing) : rng.pick(ctx.agents.length > 0 ? ctx.agents : ['system@demo']);
+  const by =
+    ctx.billing.length > 0
+      ? rng.pick(ctx.billing)
+      : rng.pick(ctx.agents.length > 0 ? ctx.agents : ['system@demo']);
   return { data, createdAt, updatedAt, createdBy: by, updatedBy: data['Approved By'] ?? by };
 }
 
 /** Any other definition (custom workspace files): plausible values by field type. */
-function generic(definition: WorkspaceDefinition, ctx: SeedContext, rng: Rng, createdAt: Date, index: number): GeneratedRecord {
+function generic(
+  definition: WorkspaceDefinition,
+  ctx: SeedContext,
+  rng: Rng,
+  createdAt: Date,
+  index: number,
+): GeneratedRecord {
   const data: Record<string, string> = {};
   for (const field of definition.fields) {
     if (!field.required && rng.chance(0.3)) continue;
@@ -244,7 +301,13 @@ function generic(definition: WorkspaceDefinition, ctx: SeedContext, rng: Rng, cr
     if (data[field.name] === '') delete data[field.name];
   }
   const by = ctx.agents.length > 0 ? rng.pick(ctx.agents) : 'system@demo';
-  return { data, createdAt, updatedAt: later(ctx, createdAt, rng, 30), createdBy: by, updatedBy: by };
+  return {
+    data,
+    createdAt,
+    updatedAt: later(ctx, createdAt, rng, 30),
+    createdBy: by,
+    updatedBy: by,
+  };
 }
 
 /**
@@ -269,7 +332,9 @@ export function generateRecords(
   const rows: GeneratedRecord[] = [];
   for (let i = 0; i < count; i += 1) {
     const index = from + i;
-    const createdAt = new Date(Math.floor(start + (width * (index + rng.next())) / Math.max(total, 1)));
+    const createdAt = new Date(
+      Math.floor(start + (width * (index + rng.next())) / Math.max(total, 1)),
+    );
     switch (definition.alias) {
       case 'support-tickets':
         rows.push(ticket(ctx, rng, createdAt));
@@ -335,9 +400,15 @@ export async function insertGeneratedRecords(
  * @example
  * await withDeferredIndexes(trx, workspace.definitions, deps.trgm, () => insertGeneratedRecords(trx, definition, rows));
  */
-export async function withDeferredIndexes<T>(db: Db, definitions: WorkspaceDefinition[], trgm: boolean, load: () => Promise<T>): Promise<T> {
+export async function withDeferredIndexes<T>(
+  db: Db,
+  definitions: WorkspaceDefinition[],
+  trgm: boolean,
+  load: () => Promise<T>,
+): Promise<T> {
   for (const definition of definitions) {
-    for (const plan of planDefinitionIndexes(definition, { trgm })) await sql`drop index if exists ${sql.id(plan.name)}`.execute(db);
+    for (const plan of planDefinitionIndexes(definition, { trgm }))
+      await sql`drop index if exists ${sql.id(plan.name)}`.execute(db);
   }
   const result = await load();
   await ensureDefinitionIndexes(db, definitions, { trgm });
@@ -382,9 +453,14 @@ export async function seedRecords(
   const numbers = await reserveHandleNumbers(db, definition.handle, count);
   const firstNumber = numbers[0] ?? 0;
   const load = () => loadChunks(db, definition, count, rng, ctx, options, chunkSize, firstNumber);
-  if (options.deferIndexes) await withDeferredIndexes(db, [definition], options.deferIndexes.trgm, load);
+  if (options.deferIndexes)
+    await withDeferredIndexes(db, [definition], options.deferIndexes.trgm, load);
   else await load();
-  return { first: `${definition.handle}-${firstNumber}`, last: `${definition.handle}-${firstNumber + count - 1}`, count };
+  return {
+    first: `${definition.handle}-${firstNumber}`,
+    last: `${definition.handle}-${firstNumber + count - 1}`,
+    count,
+  };
 }
 
 async function loadChunks(

@@ -5,21 +5,27 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-
 import { sql } from 'kysely';
 
 import type { Db } from '../db/client.ts';
 import type { Role, UserStatus } from '../db/schema.ts';
+import type { AppDeps } from '../lib/types.ts';
+import type { Workspace, WorkspaceDefinition } from '../workspace/definitions.ts';
+import type { Rng } from './prng.ts';
+import type { GeneratedRecord, SeedContext } from './seed-records.ts';
 import { sweepBlobDir, writeBlob } from '../lib/blobs.ts';
 import { createCredential } from '../lib/credentials.ts';
-import type { AppDeps } from '../lib/types.ts';
 import { DEMO_GROUPS } from '../workspace/demo-workspace.ts';
-import type { Workspace, WorkspaceDefinition } from '../workspace/definitions.ts';
 import { createRng } from './prng.ts';
-import type { Rng } from './prng.ts';
-import { COMMENT_TEXTS, EU_FIRST_NAMES, EU_LAST_NAMES, FIRST_NAMES, JOB_TITLES, LAST_NAMES } from './seed-data.ts';
+import {
+  COMMENT_TEXTS,
+  EU_FIRST_NAMES,
+  EU_LAST_NAMES,
+  FIRST_NAMES,
+  JOB_TITLES,
+  LAST_NAMES,
+} from './seed-data.ts';
 import { generateRecords, insertGeneratedRecords, withDeferredIndexes } from './seed-records.ts';
-import type { GeneratedRecord, SeedContext } from './seed-records.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -34,7 +40,10 @@ export type SeedOptions = {
   credentialsDir?: string | null;
 };
 
-export type DemoCredentials = Record<'admin' | 'agent', { email: string; clientId: string; clientSecret: string }>;
+export type DemoCredentials = Record<
+  'admin' | 'agent',
+  { email: string; clientId: string; clientSecret: string }
+>;
 
 export type SeedResult =
   | { seeded: false }
@@ -94,8 +103,26 @@ function demoUsers(rng: Rng, region: 'default' | 'eu'): DemoUser[] {
   const firsts = region === 'eu' ? EU_FIRST_NAMES : FIRST_NAMES;
   const lasts = region === 'eu' ? EU_LAST_NAMES : LAST_NAMES;
   const users: DemoUser[] = [
-    { id: uuidFrom(rng), email: `admin@${domain}`, first_name: 'Alex', last_name: 'Morgan', job_title: 'Head of Support', status: 'ACTIVE', role: 'ADMIN', groups: ['admins'] },
-    { id: uuidFrom(rng), email: `agent@${domain}`, first_name: 'Sam', last_name: 'Rivera', job_title: 'Support Agent', status: 'ACTIVE', role: 'MEMBER', groups: ['tier1'] },
+    {
+      id: uuidFrom(rng),
+      email: `admin@${domain}`,
+      first_name: 'Alex',
+      last_name: 'Morgan',
+      job_title: 'Head of Support',
+      status: 'ACTIVE',
+      role: 'ADMIN',
+      groups: ['admins'],
+    },
+    {
+      id: uuidFrom(rng),
+      email: `agent@${domain}`,
+      first_name: 'Sam',
+      last_name: 'Rivera',
+      job_title: 'Support Agent',
+      status: 'ACTIVE',
+      role: 'MEMBER',
+      groups: ['tier1'],
+    },
   ];
   const taken = new Set<string>();
   for (const [group, size] of GROUP_SIZES) {
@@ -160,29 +187,63 @@ function demoPng(seed: number): Buffer {
   ]);
 }
 
-function demoFile(rng: Rng, ticketId: string, at: Date, index: number): { name: string; mediaType: string; bytes: Buffer; description: string | null } {
+function demoFile(
+  rng: Rng,
+  ticketId: string,
+  at: Date,
+  index: number,
+): { name: string; mediaType: string; bytes: Buffer; description: string | null } {
   const kind = rng.pick(['log', 'csv', 'png'] as const);
-  if (kind === 'png') return { name: `screenshot-${index + 1}.png`, mediaType: 'image/png', bytes: demoPng(index), description: 'Screenshot of the error' };
+  if (kind === 'png')
+    return {
+      name: `screenshot-${index + 1}.png`,
+      mediaType: 'image/png',
+      bytes: demoPng(index),
+      description: 'Screenshot of the error',
+    };
   if (kind === 'csv') {
     const lines = ['date,user,action,status'];
     for (let i = 0; i < rng.int(5, 30); i += 1) {
-      lines.push(`${new Date(at.getTime() - i * 3_600_000).toISOString()},user${rng.int(1, 40)},${rng.pick(['login', 'export', 'sync', 'upload'])},${rng.pick(['ok', 'ok', 'ok', 'error'])}`);
+      lines.push(
+        `${new Date(at.getTime() - i * 3_600_000).toISOString()},user${rng.int(1, 40)},${rng.pick(['login', 'export', 'sync', 'upload'])},${rng.pick(['ok', 'ok', 'ok', 'error'])}`,
+      );
     }
-    return { name: `export-${ticketId.toLowerCase()}.csv`, mediaType: 'text/csv', bytes: Buffer.from(`${lines.join('\n')}\n`), description: 'Export showing the failed rows' };
+    return {
+      name: `export-${ticketId.toLowerCase()}.csv`,
+      mediaType: 'text/csv',
+      bytes: Buffer.from(`${lines.join('\n')}\n`),
+      description: 'Export showing the failed rows',
+    };
   }
   const lines: string[] = [];
   for (let i = 0; i < rng.int(10, 40); i += 1) {
     const level = rng.pick(['INFO', 'INFO', 'WARN', 'ERROR']);
-    lines.push(`${new Date(at.getTime() - i * 61_000).toISOString()} ${level} request_id=${uuidFrom(rng).slice(0, 8)} ${level === 'ERROR' ? 'upstream timed out after 30000 ms' : 'handled in ' + String(rng.int(5, 900)) + ' ms'}`);
+    lines.push(
+      `${new Date(at.getTime() - i * 61_000).toISOString()} ${level} request_id=${uuidFrom(rng).slice(0, 8)} ${level === 'ERROR' ? 'upstream timed out after 30000 ms' : 'handled in ' + String(rng.int(5, 900)) + ' ms'}`,
+    );
   }
-  return { name: `${ticketId.toLowerCase()}-app.log`, mediaType: 'text/plain', bytes: Buffer.from(`${lines.reverse().join('\n')}\n`), description: null };
+  return {
+    name: `${ticketId.toLowerCase()}-app.log`,
+    mediaType: 'text/plain',
+    bytes: Buffer.from(`${lines.reverse().join('\n')}\n`),
+    description: null,
+  };
 }
 
-async function insertInBatches<T>(items: T[], size: number, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < items.length; start += size) await insert(items.slice(start, start + size));
+async function insertInBatches<T>(
+  items: T[],
+  size: number,
+  insert: (batch: T[]) => Promise<unknown>,
+): Promise<void> {
+  for (let start = 0; start < items.length; start += size)
+    await insert(items.slice(start, start + size));
 }
 
-function definitionFor(workspace: Workspace, recordType: string, alias: string): WorkspaceDefinition | undefined {
+function definitionFor(
+  workspace: Workspace,
+  recordType: string,
+  alias: string,
+): WorkspaceDefinition | undefined {
   return workspace.find(recordType, alias);
 }
 
@@ -208,17 +269,27 @@ export async function seedIfEmpty(deps: AppDeps, options: SeedOptions = {}): Pro
     // Serializes concurrent first starts on one PostgreSQL; the loser sees a non-empty store.
     await sql`select pg_advisory_xact_lock(727274)`.execute(trx);
     const existing = await sql<{ users: number; records: number }>`
-      select (select count(*) from users)::int as users, (select count(*) from records)::int as records`.execute(trx);
+      select (select count(*) from users)::int as users, (select count(*) from records)::int as records`.execute(
+      trx,
+    );
     const row = existing.rows[0];
     if (!row || row.users > 0 || row.records > 0) return undefined;
     // An empty store: build the expression indexes once after loading, not row by row.
-    return withDeferredIndexes(trx, deps.workspace.definitions, deps.trgm, () => seedStore(trx, deps, rng, now, spanDays, counts));
+    return withDeferredIndexes(trx, deps.workspace.definitions, deps.trgm, () =>
+      seedStore(trx, deps, rng, now, spanDays, counts),
+    );
   });
   if (!outcome) return { seeded: false };
 
-  const credentialsDir = options.credentialsDir === undefined ? config.dataDir : options.credentialsDir;
+  const credentialsDir =
+    options.credentialsDir === undefined ? config.dataDir : options.credentialsDir;
   if (credentialsDir !== null) await writeDemoCredentials(credentialsDir, outcome.credentials);
-  return { seeded: true, credentials: outcome.credentials, counts: outcome.counts, ms: Math.round(performance.now() - started) };
+  return {
+    seeded: true,
+    credentials: outcome.credentials,
+    counts: outcome.counts,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 /**
@@ -227,7 +298,10 @@ export async function seedIfEmpty(deps: AppDeps, options: SeedOptions = {}): Pro
  * @example
  * await writeDemoCredentials(config.dataDir, result.credentials);
  */
-export async function writeDemoCredentials(dir: string, credentials: DemoCredentials): Promise<string> {
+export async function writeDemoCredentials(
+  dir: string,
+  credentials: DemoCredentials,
+): Promise<string> {
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, 'demo-credentials.json');
   await fs.writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
@@ -251,7 +325,13 @@ async function seedStore(
   const joined = new Date(now.getTime() - (spanDays + 60) * DAY_MS);
   await trx
     .insertInto('users')
-    .values(users.map(({ groups: _groups, ...user }) => ({ ...user, email_lower: user.email.toLowerCase(), created_at: joined })))
+    .values(
+      users.map(({ groups: _groups, ...user }) => ({
+        ...user,
+        email_lower: user.email.toLowerCase(),
+        created_at: joined,
+      })),
+    )
     .execute();
   const groupRows = await trx.selectFrom('groups').select(['id', 'name']).execute();
   const groupId = new Map(groupRows.map((group) => [group.name, group.id]));
@@ -264,7 +344,8 @@ async function seedStore(
   if (memberships.length > 0) await trx.insertInto('group_members').values(memberships).execute();
 
   const active = users.filter((user) => user.status === 'ACTIVE');
-  const inGroup = (group: keyof typeof DEMO_GROUPS) => active.filter((user) => user.groups.includes(group)).map((user) => user.email);
+  const inGroup = (group: keyof typeof DEMO_GROUPS) =>
+    active.filter((user) => user.groups.includes(group)).map((user) => user.email);
   const idByEmail = new Map(users.map((user) => [user.email, user.id]));
   const ctx: SeedContext = {
     now,
@@ -279,7 +360,12 @@ async function seedStore(
 
   // ---- records ------------------------------------------------------------------------------
   const made: Record<string, Array<{ id: string; row: GeneratedRecord }>> = {};
-  const load = async (recordType: string, alias: string, count: number, window?: { startFraction: number; endFraction: number }) => {
+  const load = async (
+    recordType: string,
+    alias: string,
+    count: number,
+    window?: { startFraction: number; endFraction: number },
+  ) => {
     const definition = definitionFor(workspace, recordType, alias);
     if (!definition || count === 0) return [];
     const rows = generateRecords(definition, ctx, rng, 0, count, count, window);
@@ -288,7 +374,10 @@ async function seedStore(
     return made[alias];
   };
   // Customers signed up in the first months; tickets and refunds then name them.
-  const customers = await load('elements', 'customers', counts.customers, { startFraction: 0, endFraction: 0.25 });
+  const customers = await load('elements', 'customers', counts.customers, {
+    startFraction: 0,
+    endFraction: 0.25,
+  });
   ctx.customers = customers.map((item) => item.row.data.Name ?? '').filter((name) => name !== '');
   const tickets = await load('apps', 'support-tickets', counts.tickets);
   const tasks = await load('tasks', 'tasks', counts.tasks);
@@ -303,12 +392,16 @@ async function seedStore(
   const pairs: Array<[string, string, Date, string]> = [];
   for (const ticket of tickets) {
     const customer = customerId.get(ticket.row.data.Customer ?? '');
-    if (customer && rng.chance(0.7)) pairs.push([ticket.id, customer, ticket.row.createdAt, ticket.row.createdBy]);
+    if (customer && rng.chance(0.7))
+      pairs.push([ticket.id, customer, ticket.row.createdAt, ticket.row.createdBy]);
   }
   tasks.forEach((task, index) => {
     if (tickets.length === 0 || !rng.chance(0.75)) return;
     // A task is opened for a ticket of about the same time.
-    const near = Math.min(tickets.length - 1, Math.floor((index / Math.max(tasks.length, 1)) * tickets.length) + rng.int(-3, 0));
+    const near = Math.min(
+      tickets.length - 1,
+      Math.floor((index / Math.max(tasks.length, 1)) * tickets.length) + rng.int(-3, 0),
+    );
     const ticket = tickets[Math.max(0, near)];
     if (ticket) pairs.push([ticket.id, task.id, task.row.createdAt, task.row.createdBy]);
   });
@@ -321,12 +414,24 @@ async function seedStore(
     { record_id: b, related_id: a, created_at: at, created_by: by },
   ]);
   await insertInBatches(relationRows, 1000, (batch) =>
-    trx.insertInto('record_relations').values(batch).onConflict((oc) => oc.columns(['record_id', 'related_id']).doNothing()).execute(),
+    trx
+      .insertInto('record_relations')
+      .values(batch)
+      .onConflict((oc) => oc.columns(['record_id', 'related_id']).doNothing())
+      .execute(),
   );
 
   // ---- comments and watchers ------------------------------------------------------------------
-  const commentRows: Array<{ id: string; record_id: string; contents: string; source: string; created_at: Date; created_by: string }> = [];
-  const watcherRows: Array<{ id: string; record_id: string; user_id: string; created_at: Date }> = [];
+  const commentRows: Array<{
+    id: string;
+    record_id: string;
+    contents: string;
+    source: string;
+    created_at: Date;
+    created_by: string;
+  }> = [];
+  const watcherRows: Array<{ id: string; record_id: string; user_id: string; created_at: Date }> =
+    [];
   const activeIds = active.map((user) => user.id);
   for (const ticket of tickets) {
     if (rng.chance(0.45)) {
@@ -334,7 +439,9 @@ async function seedStore(
       const end = Math.max(ticket.row.updatedAt.getTime(), at.getTime() + 60_000);
       for (let i = 0, n = rng.int(1, 4); i < n; i += 1) {
         at = new Date(at.getTime() + Math.floor(rng.next() * ((end - at.getTime()) / (n - i))));
-        const author = idByEmail.get(i === 0 ? ticket.row.createdBy : (ticket.row.data.Assignee ?? ticket.row.createdBy));
+        const author = idByEmail.get(
+          i === 0 ? ticket.row.createdBy : (ticket.row.data.Assignee ?? ticket.row.createdBy),
+        );
         commentRows.push({
           id: uuidFrom(rng),
           record_id: ticket.id,
@@ -347,15 +454,26 @@ async function seedStore(
     }
     if (rng.chance(0.3) && activeIds.length > 0) {
       for (const userId of rng.sample(activeIds, rng.int(1, 3))) {
-        watcherRows.push({ id: uuidFrom(rng), record_id: ticket.id, user_id: userId, created_at: ticket.row.createdAt });
+        watcherRows.push({
+          id: uuidFrom(rng),
+          record_id: ticket.id,
+          user_id: userId,
+          created_at: ticket.row.createdAt,
+        });
       }
     }
   }
-  await insertInBatches(commentRows, 1000, (batch) => trx.insertInto('comments').values(batch).execute());
-  await insertInBatches(watcherRows, 1000, (batch) => trx.insertInto('watchers').values(batch).execute());
+  await insertInBatches(commentRows, 1000, (batch) =>
+    trx.insertInto('comments').values(batch).execute(),
+  );
+  await insertInBatches(watcherRows, 1000, (batch) =>
+    trx.insertInto('watchers').values(batch).execute(),
+  );
 
   // ---- a few real attachments on recent tickets -------------------------------------------------
-  const recent = tickets.slice(-200).filter((ticket) => ['Technical', 'Bug'].includes(ticket.row.data.Category ?? ''));
+  const recent = tickets
+    .slice(-200)
+    .filter((ticket) => ['Technical', 'Bug'].includes(ticket.row.data.Category ?? ''));
   const attachmentRows = [];
   for (const [index, ticket] of rng.sample(recent, 24).entries()) {
     const file = demoFile(rng, ticket.id, ticket.row.createdAt, index);
@@ -380,23 +498,26 @@ async function seedStore(
   const links = rng.sample(tickets.slice(-400), 12).map((ticket) => {
     const url = `https://status.${demoDomain(region)}/incidents/${rng.int(100, 999)}`;
     return {
-    id: uuidFrom(rng),
-    record_id: ticket.id,
-    name: url,
-    description: 'Status page incident',
-    media_type: 'text/uri-list',
-    size: 0,
-    sha256: null,
-    blob_key: null,
-    url,
-    state: 'VALID' as const,
-    view_state: 'PRIVATE' as const,
-    created_at: new Date(ticket.row.createdAt.getTime() + 120_000),
-    created_by: ticket.row.createdBy,
+      id: uuidFrom(rng),
+      record_id: ticket.id,
+      name: url,
+      description: 'Status page incident',
+      media_type: 'text/uri-list',
+      size: 0,
+      sha256: null,
+      blob_key: null,
+      url,
+      state: 'VALID' as const,
+      view_state: 'PRIVATE' as const,
+      created_at: new Date(ticket.row.createdAt.getTime() + 120_000),
+      created_by: ticket.row.createdBy,
     };
   });
-  const allAttachments = [...attachmentRows, ...links].sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
-  if (allAttachments.length > 0) await trx.insertInto('attachments').values(allAttachments).execute();
+  const allAttachments = [...attachmentRows, ...links].sort(
+    (a, b) => a.created_at.getTime() - b.created_at.getTime(),
+  );
+  if (allAttachments.length > 0)
+    await trx.insertInto('attachments').values(allAttachments).execute();
 
   // ---- demo credentials -----------------------------------------------------------------------
   const [admin, agent] = users;
@@ -437,13 +558,18 @@ export async function prepareStore(deps: AppDeps): Promise<SeedResult> {
   await sweepBlobDir(deps.db, deps.config.blobDir, deps.logger);
   const result = await seedIfEmpty(deps);
   if (result.seeded) {
-    deps.logger.info('demo data seeded', { region: deps.config.region, ms: result.ms, ...result.counts });
+    deps.logger.info('demo data seeded', {
+      region: deps.config.region,
+      ms: result.ms,
+      ...result.counts,
+    });
     if (deps.config.logLevel !== 'silent') {
       const lines = [
         '',
         `  DEMO credentials (${deps.config.region} region; demo data only, do not use in production):`,
         ...Object.entries(result.credentials).map(
-          ([who, c]) => `    ${who.padEnd(6)} ${c.email.padEnd(30)} client ID ${c.clientId}  secret ${c.clientSecret}`,
+          ([who, c]) =>
+            `    ${who.padEnd(6)} ${c.email.padEnd(30)} client ID ${c.clientId}  secret ${c.clientSecret}`,
         ),
         `  Saved to ${path.join(deps.config.dataDir, 'demo-credentials.json')} (mode 0600).`,
         '',

@@ -1,10 +1,10 @@
 // Workspace definitions: which record types exist, their fields, and which groups may use them.
 // Loaded from a JSON workspace file (WORKSPACE_FILE) or the built-in demo support desk.
 import fs from 'node:fs/promises';
-
-import { DefinitionSchema, FieldTypeSchema, RecordTypeSchema } from '@wsc/api-client';
-import type { Definition, Field, FieldType, RecordType } from '@wsc/api-client';
 import { z } from 'zod';
+
+import type { Definition, Field, FieldType, RecordType } from '@wsc/api-client';
+import { DefinitionSchema, FieldTypeSchema, RecordTypeSchema } from '@wsc/api-client';
 
 import { demoWorkspace } from './demo-workspace.ts';
 
@@ -38,7 +38,10 @@ const FieldFileSchema = z
       .max(100)
       .regex(/^\S(.*\S)?$/, 'No leading or trailing spaces')
       .refine((name) => !SYSTEM_FIELD_NAMES.has(name), 'Reserved system field name')
-      .refine((name) => ![...name].some((char) => char.charCodeAt(0) < 32), 'No control characters'),
+      .refine(
+        (name) => ![...name].some((char) => char.charCodeAt(0) < 32),
+        'No control characters',
+      ),
     type: WritableFieldTypeSchema,
     required: z.boolean().default(false),
     values: z.array(z.string().min(1).max(200)).min(1).optional(),
@@ -46,7 +49,10 @@ const FieldFileSchema = z
   .superRefine((field, ctx) => {
     const needsValues = field.type === 'PICKLIST' || field.type === 'MULTI_PICKLIST';
     if (needsValues !== (field.values !== undefined)) {
-      ctx.addIssue({ code: 'custom', message: `values is ${needsValues ? 'required' : 'only allowed'} for picklists` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `values is ${needsValues ? 'required' : 'only allowed'} for picklists`,
+      });
     }
     // Multi-picklist values are stored comma-separated, so a value may not contain a comma.
     if (field.type === 'MULTI_PICKLIST' && field.values?.some((value) => value.includes(','))) {
@@ -61,7 +67,9 @@ const GroupFileSchema = z.object({
   mentionable: z.boolean().default(true),
   managed: z.boolean().default(false),
   dynamic: z.boolean().default(false),
-  domains: z.array(z.object({ id: z.string().optional(), domain: z.string().optional() })).default([]),
+  domains: z
+    .array(z.object({ id: z.string().optional(), domain: z.string().optional() }))
+    .default([]),
 });
 export type WorkspaceGroup = z.infer<typeof GroupFileSchema>;
 
@@ -85,22 +93,38 @@ export const WorkspaceFileSchema = z
     const unique = (values: string[], what: string) => {
       const seen = new Set<string>();
       for (const value of values) {
-        if (seen.has(value)) ctx.addIssue({ code: 'custom', message: `Duplicate ${what}: ${value}` });
+        if (seen.has(value))
+          ctx.addIssue({ code: 'custom', message: `Duplicate ${what}: ${value}` });
         seen.add(value);
       }
     };
-    unique(file.groups.map((group) => group.name), 'group name');
-    unique(file.definitions.map((definition) => definition.alias), 'alias');
-    unique(file.definitions.map((definition) => definition.handle), 'handle');
+    unique(
+      file.groups.map((group) => group.name),
+      'group name',
+    );
+    unique(
+      file.definitions.map((definition) => definition.alias),
+      'alias',
+    );
+    unique(
+      file.definitions.map((definition) => definition.handle),
+      'handle',
+    );
     const groupNames = new Set(file.groups.map((group) => group.name));
     for (const definition of file.definitions) {
-      unique(definition.fields.map((field) => field.name), `field in ${definition.alias}`);
+      unique(
+        definition.fields.map((field) => field.name),
+        `field in ${definition.alias}`,
+      );
       for (const group of definition.groups) {
         if (!groupNames.has(group)) {
           ctx.addIssue({ code: 'custom', message: `${definition.alias}: unknown group ${group}` });
         }
       }
-      if (definition.titleField && !definition.fields.some((field) => field.name === definition.titleField)) {
+      if (
+        definition.titleField &&
+        !definition.fields.some((field) => field.name === definition.titleField)
+      ) {
         ctx.addIssue({ code: 'custom', message: `${definition.alias}: unknown titleField` });
       }
     }
@@ -197,7 +221,9 @@ export async function loadWorkspace(file?: string): Promise<Workspace> {
   const raw: unknown = file ? JSON.parse(await fs.readFile(file, 'utf8')) : demoWorkspace;
   const result = WorkspaceFileSchema.safeParse(raw);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`Invalid workspace ${file ?? '(demo)'}: ${problems.join('; ')}`);
   }
   return new Workspace(result.data);

@@ -65,8 +65,17 @@ export const demoWorkspace: WorkspaceFile = {
       fields: [
         { name: 'Name', type: 'TEXT', required: true },
         { name: 'Domain', type: 'TEXT' },
-        { name: 'Plan', type: 'PICKLIST', required: true, values: ['Free', 'Starter', 'Business', 'Enterprise'] },
-        { name: 'Region', type: 'PICKLIST', values: ['North America', 'Europe', 'Asia Pacific', 'Latin America'] },
+        {
+          name: 'Plan',
+          type: 'PICKLIST',
+          required: true,
+          values: ['Free', 'Starter', 'Business', 'Enterprise'],
+        },
+        {
+          name: 'Region',
+          type: 'PICKLIST',
+          values: ['North America', 'Europe', 'Asia Pacific', 'Latin America'],
+        },
         { name: 'Account Manager', type: 'USER_ID' },
         { name: 'Seats', type: 'NUMBER' },
         { name: 'Customer Since', type: 'DATE' },
@@ -81,7 +90,12 @@ export const demoWorkspace: WorkspaceFile = {
       groups: [DEMO_GROUPS.tier1, DEMO_GROUPS.tier2, DEMO_GROUPS.engineering],
       fields: [
         { name: 'Title', type: 'TEXT', required: true },
-        { name: 'Status', type: 'PICKLIST', required: true, values: ['To Do', 'In Progress', 'Blocked', 'Done'] },
+        {
+          name: 'Status',
+          type: 'PICKLIST',
+          required: true,
+          values: ['To Do', 'In Progress', 'Blocked', 'Done'],
+        },
         { name: 'Assignee', type: 'USER_ID' },
         { name: 'Due Date', type: 'DATE' },
         { name: 'Estimate Hours', type: 'NUMBER' },
@@ -99,7 +113,12 @@ export const demoWorkspace: WorkspaceFile = {
         { name: 'Reason', type: 'TEXT', required: true },
         { name: 'Amount', type: 'NUMBER', required: true },
         { name: 'Currency', type: 'PICKLIST', required: true, values: ['USD', 'EUR', 'GBP'] },
-        { name: 'Status', type: 'PICKLIST', required: true, values: ['Requested', 'Approved', 'Rejected', 'Paid'] },
+        {
+          name: 'Status',
+          type: 'PICKLIST',
+          required: true,
+          values: ['Requested', 'Approved', 'Rejected', 'Paid'],
+        },
         { name: 'Customer', type: 'TEXT' },
         { name: 'Approved By', type: 'USER_ID' },
         { name: 'Processed At', type: 'DATETIME' },

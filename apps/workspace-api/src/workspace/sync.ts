@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Db } from '../db/client.ts';
-import { ensureDefinitionIndexes } from '../db/definition-indexes.ts';
 import type { Workspace } from './definitions.ts';
+import { ensureDefinitionIndexes } from '../db/definition-indexes.ts';
 
 /**
  * Upserts the workspace's groups, rewrites `definition_access`, and creates definition indexes.
@@ -11,7 +11,11 @@ import type { Workspace } from './definitions.ts';
  * @example
  * await syncWorkspace(db, workspace, { trgm: true });
  */
-export async function syncWorkspace(db: Db, workspace: Workspace, options: { trgm: boolean }): Promise<void> {
+export async function syncWorkspace(
+  db: Db,
+  workspace: Workspace,
+  options: { trgm: boolean },
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const now = new Date();
     for (const group of workspace.groups) {

@@ -3,15 +3,15 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 
-import type { AppEnv } from '../../lib/create-app.ts';
-import { createRouter } from '../../lib/create-app.ts';
-import type { BffConfig } from '../../lib/config.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { problemResponse } from '../../lib/errors.ts';
+import type { BffConfig } from '../../lib/config.ts';
+import type { AppEnv } from '../../lib/create-app.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { FailureLimiter } from '../../lib/rate-limit.ts';
-import { sessionCookie } from '../../lib/sessions.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import { createRouter } from '../../lib/create-app.ts';
+import { problemResponse } from '../../lib/errors.ts';
+import { sessionCookie } from '../../lib/sessions.ts';
 import {
   CredentialsRejectedError,
   fetchMe,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import type { Harness } from '../../../test/harness.ts';
 import { CLIENT_SECRET, ME } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
-import type { Harness } from '../../../test/harness.ts';
 import { regionFor } from '../../lib/config.ts';
 import { hashSessionId } from '../../lib/crypto.ts';
 
@@ -40,7 +40,10 @@ describe('POST /bff/login', () => {
     const { res, setCookie } = await h.login({ clientSecret: 'wrong-secret' });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(await res.json()).toMatchObject({ status: 401, detail: 'Client ID or secret is not valid' });
+    expect(await res.json()).toMatchObject({
+      status: 401,
+      detail: 'Client ID or secret is not valid',
+    });
     expect(setCookie).toBe('');
   });
 
@@ -126,7 +129,11 @@ describe('failed sign-in rate limit', () => {
 
 describe('CSRF on state-changing /bff routes', () => {
   it('refuses login without X-CSRF, with a foreign Origin, or cross-site, and calls nobody', async () => {
-    const body = JSON.stringify({ clientId: 'client-1', clientSecret: CLIENT_SECRET, region: 'default' });
+    const body = JSON.stringify({
+      clientId: 'client-1',
+      clientSecret: CLIENT_SECRET,
+      region: 'default',
+    });
     const cases: Record<string, string>[] = [
       {},
       { 'x-csrf': '1', origin: 'https://evil.example' },
@@ -208,7 +215,9 @@ describe('session expiry (fake clock)', () => {
       store: {
         ...h.store,
         touch: (idHash, at) =>
-          new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() => h.store.touch(idHash, at)),
+          new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() =>
+            h.store.touch(idHash, at),
+          ),
       },
     });
     const { cookie } = await slow.login();
@@ -243,7 +252,9 @@ describe('GET /bff/config', () => {
         regions: [regionFor('default', h.upstream.apiUrl), regionFor('eu', h.upstream.apiUrl)],
       },
     });
-    const body = (await (await both.request('/bff/config')).json()) as { regions: { id: string }[] };
+    const body = (await (await both.request('/bff/config')).json()) as {
+      regions: { id: string }[];
+    };
     expect(body.regions.map((r) => r.id)).toEqual(['default', 'eu']);
   });
 });

@@ -2,11 +2,10 @@
 // a client abort reaching the upstream.
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { createHarness } from '../../../test/harness.ts';
 import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
 
 let h: Harness;
@@ -138,7 +137,10 @@ describe('streaming', () => {
   it('cuts the browser off when the upstream breaks mid-download, instead of hanging', async () => {
     h.upstream.route = (req, res) => {
       req.resume();
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' });
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': '100000',
+      });
       res.write(Buffer.alloc(1000, 1));
       setTimeout(() => res.socket?.destroy(), 50);
     };

@@ -1,18 +1,17 @@
 // `/api/v1/*` -> the session's region `/v1/*`, with the token added server-side. Bodies stream
 // both ways; nothing is buffered, and the hot path does no store writes.
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-
 import type { Context } from 'hono';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 import type { BffConfig } from '../../lib/config.ts';
 import type { AppEnv } from '../../lib/create-app.ts';
-import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
-import { problemResponse } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenManager } from '../../lib/upstream.ts';
+import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
+import { problemResponse } from '../../lib/errors.ts';
 import {
   ClientAbortedError,
   CredentialsRejectedError,
@@ -57,14 +56,19 @@ function upstreamHeaders(
   return headers;
 }
 
-function downstreamHeaders(upstream: IncomingMessage, region: { apiUrl: string }): OutgoingHttpHeaders {
+function downstreamHeaders(
+  upstream: IncomingMessage,
+  region: { apiUrl: string },
+): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const name in upstream.headers) {
     if (!isPassedResponseHeader(name)) continue;
     const value = upstream.headers[name];
     if (value === undefined) continue;
     headers[name] =
-      name === 'location' && typeof value === 'string' ? rewriteLocation(value, region.apiUrl) : value;
+      name === 'location' && typeof value === 'string'
+        ? rewriteLocation(value, region.apiUrl)
+        : value;
   }
   headers['cache-control'] = 'no-store';
   return headers;
@@ -74,7 +78,11 @@ const isBodyless = (method: string, status: number) =>
   method === 'HEAD' || status === 204 || status === 304;
 
 /** Fallback for `app.request()` (no socket): a Response whose body streams from the upstream. */
-function downstreamResponse(upstream: IncomingMessage, method: string, headers: OutgoingHttpHeaders): Response {
+function downstreamResponse(
+  upstream: IncomingMessage,
+  method: string,
+  headers: OutgoingHttpHeaders,
+): Response {
   const out = new Headers();
   for (const name in headers) {
     const value = headers[name];
@@ -86,7 +94,10 @@ function downstreamResponse(upstream: IncomingMessage, method: string, headers: 
     upstream.resume();
     return new Response(null, { status, headers: out });
   }
-  return new Response(Readable.toWeb(upstream) as ReadableStream<Uint8Array>, { status, headers: out });
+  return new Response(Readable.toWeb(upstream) as ReadableStream<Uint8Array>, {
+    status,
+    headers: out,
+  });
 }
 
 /**

@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import type { Harness } from '../../../test/harness.ts';
 import { CLIENT_SECRET } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
-import type { Harness } from '../../../test/harness.ts';
 
 let h: Harness;
 let cookie: string;
 
 beforeAll(async () => {
   // Over a real socket: the proxy answers by piping into it, the path production takes.
-  h = await createHarness({ socket: true, config: { maxUploadBytes: 1000, upstreamTimeoutMs: 1_500 } });
+  h = await createHarness({
+    socket: true,
+    config: { maxUploadBytes: 1000, upstreamTimeoutMs: 1_500 },
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -45,7 +48,9 @@ describe('forwarding', () => {
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     const echo = (await res.json()) as Echo;
     expect(echo.url).toBe(`/v1/apps/support/records${query}`);
-    expect(h.upstream.apiRequests()[0]?.headers.authorization).toBe(`Bearer ${h.upstream.issued.at(-1)}`);
+    expect(h.upstream.apiRequests()[0]?.headers.authorization).toBe(
+      `Bearer ${h.upstream.issued.at(-1)}`,
+    );
     expect(echo.headers.authorization).toBeUndefined();
     expect(echo.headers).toMatchObject({
       accept: 'application/json',
@@ -63,7 +68,10 @@ describe('forwarding', () => {
   it('keeps a safe incoming X-Request-Id and replaces an unsafe one', async () => {
     const safe = await h.api('/api/v1/me', { cookie, headers: { 'x-request-id': 'abc-123' } });
     expect(safe.headers.get('x-request-id')).toBe('abc-123');
-    const unsafe = await h.api('/api/v1/me', { cookie, headers: { 'x-request-id': 'a b<script>' } });
+    const unsafe = await h.api('/api/v1/me', {
+      cookie,
+      headers: { 'x-request-id': 'a b<script>' },
+    });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -159,7 +167,12 @@ describe('refusals that never reach the upstream', () => {
     ];
     for (const { csrf, headers } of cases) {
       for (const method of ['GET', 'DELETE']) {
-        const res = await h.api('/api/v1/users', { cookie, csrf, method, ...(headers ? { headers } : {}) });
+        const res = await h.api('/api/v1/users', {
+          cookie,
+          csrf,
+          method,
+          ...(headers ? { headers } : {}),
+        });
         expect(res.status).toBe(403);
         expect(res.headers.get('content-type')).toBe('application/problem+json');
       }
@@ -341,7 +354,11 @@ describe('retries (GET/HEAD only)', () => {
       } else if (status === 0) {
         req.socket.destroy();
       } else {
-        res.writeHead(status, { 'content-type': 'application/problem+json', 'x-attempt': String(n), ...headers });
+        res.writeHead(status, {
+          'content-type': 'application/problem+json',
+          'x-attempt': String(n),
+          ...headers,
+        });
         res.end(`{"status":${status},"title":"fail","type":"about:blank"}`);
       }
     };
@@ -376,11 +393,19 @@ describe('retries (GET/HEAD only)', () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
       h.upstream.requests.length = 0;
       failThen([503]);
-      const res = await h.api('/api/v1/users/x', { cookie, method, headers: { 'content-length': '0' } });
+      const res = await h.api('/api/v1/users/x', {
+        cookie,
+        method,
+        headers: { 'content-length': '0' },
+      });
       expect(res.status).toBe(503);
       h.upstream.requests.length = 0;
       failThen([0]);
-      const reset = await h.api('/api/v1/users/x', { cookie, method, headers: { 'content-length': '0' } });
+      const reset = await h.api('/api/v1/users/x', {
+        cookie,
+        method,
+        headers: { 'content-length': '0' },
+      });
       expect(reset.status).toBe(502);
       expect(h.upstream.apiRequests()).toHaveLength(1);
     }
@@ -389,7 +414,11 @@ describe('retries (GET/HEAD only)', () => {
   it('answers 504 problem+json when the upstream hangs', async () => {
     h.upstream.route = () => undefined;
     const started = Date.now();
-    const res = await h.api('/api/v1/users', { cookie, method: 'POST', headers: { 'content-length': '0' } });
+    const res = await h.api('/api/v1/users', {
+      cookie,
+      method: 'POST',
+      headers: { 'content-length': '0' },
+    });
     expect(res.status).toBe(504);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(Date.now() - started).toBeLessThan(3_000);

@@ -35,7 +35,11 @@ const NOT_BUILT =
   'Build it with `pnpm --filter web build` (or point PUBLIC_DIR at a built console); no restart needed.\n' +
   'The BFF itself is running: /bff/* and /api/v1/* work.\n';
 
-async function fileResponse(file: string, method: string, cacheControl: string): Promise<Response | undefined> {
+async function fileResponse(
+  file: string,
+  method: string,
+  cacheControl: string,
+): Promise<Response | undefined> {
   let info;
   try {
     info = await stat(file);

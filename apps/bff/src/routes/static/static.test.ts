@@ -1,11 +1,10 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHarness } from '../../../test/harness.ts';
 import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
 
 let h: Harness;
 let bare: Harness;
@@ -13,7 +12,10 @@ let bare: Harness;
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'bff-public-'));
   await mkdir(path.join(dir, 'assets'));
-  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Console</title><div id="root"></div>');
+  await writeFile(
+    path.join(dir, 'index.html'),
+    '<!doctype html><title>Console</title><div id="root"></div>',
+  );
   await writeFile(path.join(dir, 'assets', 'index-a1b2c3.js'), 'console.log("app")');
   await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(path.join(path.dirname(dir), 'outside-secret.txt'), 'must not be served');

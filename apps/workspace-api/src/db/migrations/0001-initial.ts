@@ -1,7 +1,7 @@
 // The whole schema of the API. Per-definition expression indexes are not here: they depend on the
 // workspace file and are created by ../definition-indexes.ts at start-up.
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 
 const statements = [
   sql`create table settings (key text primary key, value text not null)`,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { cleanFileName, contentDisposition, parseRange, sanitizeMediaType, servedContentType } from './attachments.files.ts';
+import {
+  cleanFileName,
+  contentDisposition,
+  parseRange,
+  sanitizeMediaType,
+  servedContentType,
+} from './attachments.files.ts';
 
 describe('cleanFileName', () => {
   it('drops paths, control and invisible characters; keeps unicode; never empty', () => {
@@ -33,8 +39,12 @@ describe('media types', () => {
 
 describe('contentDisposition', () => {
   it('quotes an ASCII fallback and encodes the UTF-8 name per RFC 5987', () => {
-    expect(contentDisposition('a "b";c.txt')).toBe(`attachment; filename="a _b__c.txt"; filename*=UTF-8''a%20%22b%22%3Bc.txt`);
-    expect(contentDisposition("it's (1).txt")).toBe(`attachment; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`);
+    expect(contentDisposition('a "b";c.txt')).toBe(
+      `attachment; filename="a _b__c.txt"; filename*=UTF-8''a%20%22b%22%3Bc.txt`,
+    );
+    expect(contentDisposition("it's (1).txt")).toBe(
+      `attachment; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`,
+    );
   });
 });
 

@@ -19,11 +19,12 @@ export function cleanFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
   const cleaned = base.normalize('NFC').replace(CONTROL_RE, '').replace(INVISIBLE_RE, '').trim();
   const chars = [...cleaned];
-  const limited = chars.length > MAX_NAME_CHARS ? chars.slice(0, MAX_NAME_CHARS).join('').trim() : cleaned;
+  const limited =
+    chars.length > MAX_NAME_CHARS ? chars.slice(0, MAX_NAME_CHARS).join('').trim() : cleaned;
   return limited === '' || limited === '.' || limited === '..' ? 'attachment' : limited;
 }
 
-const TOKEN = "[a-z0-9!#$&^_.+-]{1,63}";
+const TOKEN = '[a-z0-9!#$&^_.+-]{1,63}';
 const MEDIA_TYPE_RE = new RegExp(`^${TOKEN}/${TOKEN}$`);
 
 /**
@@ -67,7 +68,9 @@ const RISKY_TYPES = new Set([
  * servedContentType('text/html'); // 'application/octet-stream'
  */
 export function servedContentType(mediaType: string): string {
-  return RISKY_TYPES.has(mediaType) || mediaType.endsWith('+xml') ? 'application/octet-stream' : mediaType;
+  return RISKY_TYPES.has(mediaType) || mediaType.endsWith('+xml')
+    ? 'application/octet-stream'
+    : mediaType;
 }
 
 /**
@@ -78,12 +81,16 @@ export function servedContentType(mediaType: string): string {
  */
 export function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%;]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 /** A byte range to serve, inclusive; or why none can be served. */
-export type RangeResult = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+export type RangeResult =
+  { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * Interprets a `Range` header for a body of `size` bytes. Only single `bytes=` ranges are served;

@@ -2,24 +2,35 @@
 import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
-
-import { MAX_UPLOAD_BYTES, UrlLinkInputSchema } from '@wsc/api-client';
-import type { Attachment, UrlLink } from '@wsc/api-client';
 import type { Context } from 'hono';
 
+import type { Attachment, UrlLink } from '@wsc/api-client';
+import { MAX_UPLOAD_BYTES, UrlLinkInputSchema } from '@wsc/api-client';
+
 import type { AttachmentRow, RecordRow } from '../../db/schema.ts';
+import type { AppEnv } from '../../lib/types.ts';
 import { blobPath, commitBlob, removeBlob } from '../../lib/blobs.ts';
 import { notFound, problemResponse, unprocessable } from '../../lib/errors.ts';
 import { receiveUpload } from '../../lib/multipart.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
-import type { AppEnv } from '../../lib/types.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
-import { cleanFileName, contentDisposition, parseRange, sanitizeMediaType, servedContentType } from './attachments.files.ts';
+import {
+  cleanFileName,
+  contentDisposition,
+  parseRange,
+  sanitizeMediaType,
+  servedContentType,
+} from './attachments.files.ts';
 
 const MAX_DESCRIPTION = 1000;
 
 function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(c, c.req.param('recordType') ?? '', c.req.param('alias') ?? '', c.req.param('id') ?? '');
+  return resolveRecord(
+    c,
+    c.req.param('recordType') ?? '',
+    c.req.param('alias') ?? '',
+    c.req.param('id') ?? '',
+  );
 }
 
 /** The content URL, relative to the server root (clients behind a proxy prefix it themselves). */
@@ -90,13 +101,18 @@ export async function uploadAttachment(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const { config, db } = c.var.deps;
   await fsp.mkdir(config.blobDir, { recursive: true });
-  const upload = await receiveUpload(c.req.raw, { blobDir: config.blobDir, maxFileBytes: MAX_UPLOAD_BYTES });
+  const upload = await receiveUpload(c.req.raw, {
+    blobDir: config.blobDir,
+    maxFileBytes: MAX_UPLOAD_BYTES,
+  });
   const id = randomUUID();
   let renamed = false;
   try {
     const description = upload.fields.description?.trim() ?? '';
     if (description.length > MAX_DESCRIPTION) {
-      throw unprocessable([{ field: 'description', message: `At most ${MAX_DESCRIPTION} characters` }]);
+      throw unprocessable([
+        { field: 'description', message: `At most ${MAX_DESCRIPTION} characters` },
+      ]);
     }
     const row = await db.transaction().execute(async (trx) => {
       const inserted = await trx
@@ -183,7 +199,9 @@ export async function getAttachmentContent(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const row = await findAttachment(c, record);
   if (row.blob_key === null) {
-    return problemResponse(404, { detail: `Attachment ${row.id} is a link (${row.url ?? ''}), it has no content` });
+    return problemResponse(404, {
+      detail: `Attachment ${row.id} is a link (${row.url ?? ''}), it has no content`,
+    });
   }
   const etag = `"${row.sha256 ?? row.id}"`;
   const headers: Record<string, string> = {
@@ -197,15 +215,24 @@ export async function getAttachmentContent(c: Context<AppEnv>) {
     ETag: etag,
   };
   const ifNoneMatch = c.req.header('If-None-Match');
-  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+  if (
+    ifNoneMatch &&
+    ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')
+  ) {
     return new Response(null, { status: 304, headers });
   }
   const size = Number(row.size);
   const ifRange = c.req.header('If-Range');
   // A Range with a stale If-Range gets the whole (new) body.
-  const range = ifRange !== undefined && ifRange !== etag ? { kind: 'full' as const } : parseRange(c.req.header('Range'), size);
+  const range =
+    ifRange !== undefined && ifRange !== etag
+      ? { kind: 'full' as const }
+      : parseRange(c.req.header('Range'), size);
   if (range.kind === 'unsatisfiable') {
-    return problemResponse(416, { detail: `Range not satisfiable for ${size} bytes`, headers: { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' } });
+    return problemResponse(416, {
+      detail: `Range not satisfiable for ${size} bytes`,
+      headers: { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' },
+    });
   }
   const start = range.kind === 'partial' ? range.start : 0;
   const end = range.kind === 'partial' ? range.end : size - 1;

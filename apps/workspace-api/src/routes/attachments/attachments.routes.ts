@@ -1,12 +1,22 @@
-import { AttachmentListSchema, AttachmentSchema, RecordTypeSchema, UrlLinkInputSchema, UrlLinkSchema } from '@wsc/api-client';
 import { z } from 'zod';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import {
+  AttachmentListSchema,
+  AttachmentSchema,
+  RecordTypeSchema,
+  UrlLinkInputSchema,
+  UrlLinkSchema,
+} from '@wsc/api-client';
+
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 const recordParams = z.object({ recordType: RecordTypeSchema, alias: z.string(), id: z.string() });
 const attachmentParams = recordParams.extend({ attachmentId: z.uuid() });
-const denied = { 403: { description: 'The definition is not open to the caller' }, 404: { description: 'Unknown definition, record or attachment' } };
+const denied = {
+  403: { description: 'The definition is not open to the caller' },
+  404: { description: 'Unknown definition, record or attachment' },
+};
 
 export const attachmentsRoutes: RouteSpec[] = [
   {
@@ -15,7 +25,11 @@ export const attachmentsRoutes: RouteSpec[] = [
     summary: 'List attachments and URL links (a bare array, oldest first)',
     tags: ['Attachments'],
     params: recordParams,
-    responses: { 200: { description: 'Attachments', schema: AttachmentListSchema }, ...COMMON_ERRORS, ...denied },
+    responses: {
+      200: { description: 'Attachments', schema: AttachmentListSchema },
+      ...COMMON_ERRORS,
+      ...denied,
+    },
   },
   {
     method: 'post',
@@ -25,13 +39,18 @@ export const attachmentsRoutes: RouteSpec[] = [
     params: recordParams,
     body: {
       contentType: 'multipart/form-data',
-      schema: z.object({ file: z.string().meta({ format: 'binary' }), description: z.string().max(1000).optional() }),
+      schema: z.object({
+        file: z.string().meta({ format: 'binary' }),
+        description: z.string().max(1000).optional(),
+      }),
     },
     responses: {
       202: { description: 'Stored attachment', schema: AttachmentSchema },
       ...COMMON_ERRORS,
       ...denied,
-      413: { description: 'File over 262,144,000 bytes (checked from Content-Length before reading)' },
+      413: {
+        description: 'File over 262,144,000 bytes (checked from Content-Length before reading)',
+      },
       415: { description: 'Not multipart/form-data' },
       422: { description: 'No `file` part, or description too long' },
     },
@@ -43,7 +62,12 @@ export const attachmentsRoutes: RouteSpec[] = [
     tags: ['Attachments'],
     params: recordParams,
     body: { schema: UrlLinkInputSchema },
-    responses: { 201: { description: 'The link, echoed with its id', schema: UrlLinkSchema }, ...COMMON_ERRORS, ...denied, 422: { description: 'Not an absolute http(s) URL' } },
+    responses: {
+      201: { description: 'The link, echoed with its id', schema: UrlLinkSchema },
+      ...COMMON_ERRORS,
+      ...denied,
+      422: { description: 'Not an absolute http(s) URL' },
+    },
   },
   {
     method: 'get',
@@ -51,7 +75,11 @@ export const attachmentsRoutes: RouteSpec[] = [
     summary: 'One attachment’s metadata',
     tags: ['Attachments'],
     params: attachmentParams,
-    responses: { 200: { description: 'Attachment', schema: AttachmentSchema }, ...COMMON_ERRORS, ...denied },
+    responses: {
+      200: { description: 'Attachment', schema: AttachmentSchema },
+      ...COMMON_ERRORS,
+      ...denied,
+    },
   },
   {
     method: 'delete',
@@ -64,12 +92,16 @@ export const attachmentsRoutes: RouteSpec[] = [
   {
     method: 'get',
     path: '/v1/{recordType}/{alias}/{id}/attachments/{attachmentId}/content',
-    summary: 'Download the bytes (extension): Range, ETag, attachment disposition, nosniff, sandbox CSP',
+    summary:
+      'Download the bytes (extension): Range, ETag, attachment disposition, nosniff, sandbox CSP',
     tags: ['Attachments'],
     params: attachmentParams,
     responses: {
       200: { description: 'The whole file', contentType: 'application/octet-stream' },
-      206: { description: 'One byte range (Content-Range)', contentType: 'application/octet-stream' },
+      206: {
+        description: 'One byte range (Content-Range)',
+        contentType: 'application/octet-stream',
+      },
       304: { description: 'If-None-Match matched the sha256 ETag' },
       ...COMMON_ERRORS,
       ...denied,

@@ -2,14 +2,20 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-
-import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
-import { AttachmentListSchema, AttachmentSchema, MAX_UPLOAD_BYTES, ProblemSchema, UrlLinkSchema } from '@wsc/api-client';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHarness } from '../../../test/harness.ts';
+import {
+  AttachmentListSchema,
+  AttachmentSchema,
+  MAX_UPLOAD_BYTES,
+  ProblemSchema,
+  UrlLinkSchema,
+} from '@wsc/api-client';
+
 import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
 import { blobPath, sweepBlobDir, writeBlob } from '../../lib/blobs.ts';
 import { insertRecords } from '../../lib/records.ts';
 
@@ -23,8 +29,19 @@ beforeAll(async () => {
   const tickets = h.deps.workspace.find('apps', 'support-tickets');
   const refunds = h.deps.workspace.find('transactions', 'refunds');
   if (!tickets || !refunds) throw new Error('demo workspace missing');
-  ticket = (await insertRecords(h.db, tickets, [{ Title: 'Files', Status: 'New' }], h.users.admin.email))[0]?.id ?? '';
-  refund = (await insertRecords(h.db, refunds, [{ Reason: 'R', Amount: '1', Currency: 'EUR', Status: 'Paid' }], h.users.admin.email))[0]?.id ?? '';
+  ticket =
+    (
+      await insertRecords(h.db, tickets, [{ Title: 'Files', Status: 'New' }], h.users.admin.email)
+    )[0]?.id ?? '';
+  refund =
+    (
+      await insertRecords(
+        h.db,
+        refunds,
+        [{ Reason: 'R', Amount: '1', Currency: 'EUR', Status: 'Paid' }],
+        h.users.admin.email,
+      )
+    )[0]?.id ?? '';
   base = `/v1/apps/support-tickets/${ticket}/attachments`;
 });
 afterAll(() => h.close());
@@ -32,7 +49,15 @@ afterAll(() => h.close());
 const BOUNDARY = '----wsc-test-boundary';
 
 /** A multipart body built by hand, so tests can send names FormData would escape. */
-function multipart(parts: Array<{ name: string; filename?: string; filenameStar?: string; type?: string; data: string | Buffer }>): Buffer {
+function multipart(
+  parts: Array<{
+    name: string;
+    filename?: string;
+    filenameStar?: string;
+    type?: string;
+    data: string | Buffer;
+  }>,
+): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     let head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"`;
@@ -46,14 +71,26 @@ function multipart(parts: Array<{ name: string; filename?: string; filenameStar?
   return Buffer.concat(chunks);
 }
 
-async function send(method: string, target: string, init: { token?: string; body?: RequestInit['body']; headers?: Record<string, string> } = {}) {
+async function send(
+  method: string,
+  target: string,
+  init: { token?: string; body?: RequestInit['body']; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  return h.app.request(target, { method, headers, ...(init.body !== undefined ? { body: init.body, duplex: 'half' } : {}) } as RequestInit);
+  return h.app.request(target, {
+    method,
+    headers,
+    ...(init.body !== undefined ? { body: init.body, duplex: 'half' } : {}),
+  } as RequestInit);
 }
 
 async function uploadRaw(body: Buffer, token = h.tokens.member, target = base) {
-  return send('POST', target, { token, body, headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } });
+  return send('POST', target, {
+    token,
+    body,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+  });
 }
 
 async function upload(file: File, description?: string, token = h.tokens.member) {
@@ -75,7 +112,8 @@ async function blobDirEntries(): Promise<string[]> {
   return out;
 }
 
-const tempFiles = async () => (await blobDirEntries()).filter((name) => name.startsWith('.upload-'));
+const tempFiles = async () =>
+  (await blobDirEntries()).filter((name) => name.startsWith('.upload-'));
 
 describe('upload and download', () => {
   const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256));
@@ -83,7 +121,10 @@ describe('upload and download', () => {
   let attachment: ReturnType<typeof AttachmentSchema.parse>;
 
   it('uploads a file (202 Attachment) and downloads the same bytes (sha256 round trip)', async () => {
-    const res = await upload(new File([bytes], 'résumé ✓.bin', { type: 'application/x-custom' }), 'My file');
+    const res = await upload(
+      new File([bytes], 'résumé ✓.bin', { type: 'application/x-custom' }),
+      'My file',
+    );
     expect(res.status).toBe(202);
     attachment = AttachmentSchema.parse(await res.json());
     expect(attachment).toMatchObject({
@@ -121,44 +162,76 @@ describe('upload and download', () => {
 
   it('serves single ranges (206 + Content-Range), suffix ranges, 416 when unsatisfiable, 304 on ETag', async () => {
     const url = attachment.contentUrl ?? '';
-    const part = await send('GET', url, { token: h.tokens.member, headers: { Range: 'bytes=100-199' } });
+    const part = await send('GET', url, {
+      token: h.tokens.member,
+      headers: { Range: 'bytes=100-199' },
+    });
     expect(part.status).toBe(206);
     expect(part.headers.get('Content-Range')).toBe(`bytes 100-199/${bytes.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
-    const tail = await send('GET', url, { token: h.tokens.member, headers: { Range: 'bytes=-10' } });
+    const tail = await send('GET', url, {
+      token: h.tokens.member,
+      headers: { Range: 'bytes=-10' },
+    });
     expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(-10))).toBe(true);
-    const open = await send('GET', url, { token: h.tokens.member, headers: { Range: `bytes=${bytes.length - 5}-` } });
-    expect(open.headers.get('Content-Range')).toBe(`bytes ${bytes.length - 5}-${bytes.length - 1}/${bytes.length}`);
+    const open = await send('GET', url, {
+      token: h.tokens.member,
+      headers: { Range: `bytes=${bytes.length - 5}-` },
+    });
+    expect(open.headers.get('Content-Range')).toBe(
+      `bytes ${bytes.length - 5}-${bytes.length - 1}/${bytes.length}`,
+    );
     await open.arrayBuffer();
-    const bad = await send('GET', url, { token: h.tokens.member, headers: { Range: `bytes=${bytes.length}-` } });
+    const bad = await send('GET', url, {
+      token: h.tokens.member,
+      headers: { Range: `bytes=${bytes.length}-` },
+    });
     expect(bad.status).toBe(416);
     expect(bad.headers.get('Content-Range')).toBe(`bytes */${bytes.length}`);
     expect(((await bad.json()) as { title: string }).title).toBe('Range Not Satisfiable');
-    const stale = await send('GET', url, { token: h.tokens.member, headers: { Range: 'bytes=0-9', 'If-Range': '"other"' } });
+    const stale = await send('GET', url, {
+      token: h.tokens.member,
+      headers: { Range: 'bytes=0-9', 'If-Range': '"other"' },
+    });
     expect(stale.status).toBe(200);
     await stale.arrayBuffer();
-    const cached = await send('GET', url, { token: h.tokens.member, headers: { 'If-None-Match': `"${sha}"` } });
+    const cached = await send('GET', url, {
+      token: h.tokens.member,
+      headers: { 'If-None-Match': `"${sha}"` },
+    });
     expect(cached.status).toBe(304);
   });
 
   it('lists attachments as a bare array and gets one; 404 for unknown or malformed ids', async () => {
-    const list = AttachmentListSchema.parse((await h.request('GET', base, { token: h.tokens.member })).json);
+    const list = AttachmentListSchema.parse(
+      (await h.request('GET', base, { token: h.tokens.member })).json,
+    );
     expect(list.map((item) => item.id)).toContain(attachment.id);
-    const one = AttachmentSchema.parse((await h.request('GET', `${base}/${attachment.id}`, { token: h.tokens.member })).json);
+    const one = AttachmentSchema.parse(
+      (await h.request('GET', `${base}/${attachment.id}`, { token: h.tokens.member })).json,
+    );
     expect(one.sha256).toBe(sha);
     for (const id of ['0f8fad5b-d9cb-469f-a165-70867728950e', 'not-a-uuid']) {
       const res = await h.request('GET', `${base}/${id}`, { token: h.tokens.member });
       expect(res.status).toBe(404);
       ProblemSchema.parse(res.json);
-      expect((await h.request('GET', `${base}/${id}/content`, { token: h.tokens.member })).status).toBe(404);
+      expect(
+        (await h.request('GET', `${base}/${id}/content`, { token: h.tokens.member })).status,
+      ).toBe(404);
     }
   });
 
   it('deletes the row and the blob (200), then 404', async () => {
-    expect((await h.request('DELETE', `${base}/${attachment.id}`, { token: h.tokens.member })).status).toBe(200);
+    expect(
+      (await h.request('DELETE', `${base}/${attachment.id}`, { token: h.tokens.member })).status,
+    ).toBe(200);
     expect(await blobDirEntries()).not.toContain(attachment.id);
-    expect((await h.request('GET', `${base}/${attachment.id}`, { token: h.tokens.member })).status).toBe(404);
-    expect((await h.request('DELETE', `${base}/${attachment.id}`, { token: h.tokens.member })).status).toBe(404);
+    expect(
+      (await h.request('GET', `${base}/${attachment.id}`, { token: h.tokens.member })).status,
+    ).toBe(404);
+    expect(
+      (await h.request('DELETE', `${base}/${attachment.id}`, { token: h.tokens.member })).status,
+    ).toBe(404);
   });
 });
 
@@ -166,22 +239,43 @@ describe('cleaning what clients send', () => {
   it('strips paths and control/bidi characters from names, keeps unicode', async () => {
     const res = await uploadRaw(
       // RFC 5987 form, so control characters reach the server as they would from a hostile client.
-      multipart([{ name: 'file', filenameStar: encodeURIComponent('..\\..\\secret/../x/in\u0007\u202Evoice\tü.txt'), type: 'text/plain', data: 'hi' }]),
+      multipart([
+        {
+          name: 'file',
+          filenameStar: encodeURIComponent('..\\..\\secret/../x/in\u0007\u202Evoice\tü.txt'),
+          type: 'text/plain',
+          data: 'hi',
+        },
+      ]),
     );
     expect(res.status).toBe(202);
     expect(AttachmentSchema.parse(await res.json()).name).toBe('invoiceü.txt');
-    const dots = AttachmentSchema.parse(await (await uploadRaw(multipart([{ name: 'file', filename: '..', data: 'x' }]))).json());
+    const dots = AttachmentSchema.parse(
+      await (await uploadRaw(multipart([{ name: 'file', filename: '..', data: 'x' }]))).json(),
+    );
     expect(dots.name).toBe('attachment');
   });
 
   it('sanitizes media types and serves risky ones as octet-stream in a sandbox', async () => {
     const weird = AttachmentSchema.parse(
-      await (await uploadRaw(multipart([{ name: 'file', filename: 'a.csv', type: 'Text/CSV; charset=utf-8', data: 'x' }]))).json(),
+      await (
+        await uploadRaw(
+          multipart([
+            { name: 'file', filename: 'a.csv', type: 'Text/CSV; charset=utf-8', data: 'x' },
+          ]),
+        )
+      ).json(),
     );
     expect(weird.mediaType).toBe('text/csv');
-    const html = AttachmentSchema.parse(await (await upload(new File(['<script>alert(1)</script>'], 'x.html', { type: 'text/html' }))).json());
+    const html = AttachmentSchema.parse(
+      await (
+        await upload(new File(['<script>alert(1)</script>'], 'x.html', { type: 'text/html' }))
+      ).json(),
+    );
     expect(html.mediaType).toBe('text/html');
-    const svg = AttachmentSchema.parse(await (await upload(new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' }))).json());
+    const svg = AttachmentSchema.parse(
+      await (await upload(new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' }))).json(),
+    );
     for (const item of [html, svg]) {
       const res = await send('GET', item.contentUrl ?? '', { token: h.tokens.member });
       await res.arrayBuffer();
@@ -195,9 +289,16 @@ describe('cleaning what clients send', () => {
     const missing = await uploadRaw(multipart([{ name: 'description', data: 'no file' }]));
     expect(missing.status).toBe(422);
     expect(ProblemSchema.parse(await missing.json()).errors?.[0]?.field).toBe('file');
-    const json = await send('POST', base, { token: h.tokens.member, body: '{}', headers: { 'Content-Type': 'application/json' } });
+    const json = await send('POST', base, {
+      token: h.tokens.member,
+      body: '{}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(json.status).toBe(415);
-    const cut = multipart([{ name: 'file', filename: 'a.txt', data: 'x'.repeat(5000) }]).subarray(0, 3000);
+    const cut = multipart([{ name: 'file', filename: 'a.txt', data: 'x'.repeat(5000) }]).subarray(
+      0,
+      3000,
+    );
     expect((await uploadRaw(cut)).status).toBe(400);
     const longDescription = await upload(new File(['x'], 'a.txt'), 'd'.repeat(1001));
     expect(longDescription.status).toBe(422);
@@ -220,7 +321,10 @@ describe('limits and interruptions', () => {
     const res = await send('POST', base, {
       token: h.tokens.member,
       body,
-      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(MAX_UPLOAD_BYTES + 10_000_000) },
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': String(MAX_UPLOAD_BYTES + 10_000_000),
+      },
     });
     expect(res.status).toBe(413);
     expect(ProblemSchema.parse(await res.json()).status).toBe(413);
@@ -243,7 +347,12 @@ describe('limits and interruptions', () => {
 
     function rawRequest(headers: Record<string, string>) {
       const socket = net.connect(port, '127.0.0.1');
-      const head = [`POST ${base} HTTP/1.1`, 'Host: 127.0.0.1', `Authorization: Bearer ${h.tokens.member}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const head = [
+        `POST ${base} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${h.tokens.member}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
       socket.write(`${head.join('\r\n')}\r\n\r\n`);
       let received = '';
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
@@ -261,21 +370,45 @@ describe('limits and interruptions', () => {
     }
 
     it('leaves no row and no file when the client aborts mid-upload', async () => {
-      const before = await h.db.selectFrom('attachments').select('id').where('record_id', '=', ticket).execute();
+      const before = await h.db
+        .selectFrom('attachments')
+        .select('id')
+        .where('record_id', '=', ticket)
+        .execute();
       const partHead = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-      const req = rawRequest({ 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(4_000_000) });
+      const req = rawRequest({
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': String(4_000_000),
+      });
       req.socket.write(partHead);
       req.socket.write(Buffer.alloc(1_000_000, 7));
       await until(async () => (await tempFiles()).length > 0);
       req.socket.destroy();
       await until(async () => (await tempFiles()).length === 0);
-      const after = await h.db.selectFrom('attachments').select('id').where('record_id', '=', ticket).execute();
+      const after = await h.db
+        .selectFrom('attachments')
+        .select('id')
+        .where('record_id', '=', ticket)
+        .execute();
       expect(after).toHaveLength(before.length);
-      expect((await blobDirEntries()).length).toBe(before.length - (await h.db.selectFrom('attachments').select('id').where('blob_key', 'is', null).where('record_id', '=', ticket).execute()).length);
+      expect((await blobDirEntries()).length).toBe(
+        before.length -
+          (
+            await h.db
+              .selectFrom('attachments')
+              .select('id')
+              .where('blob_key', 'is', null)
+              .where('record_id', '=', ticket)
+              .execute()
+          ).length,
+      );
     });
 
     it('answers 413 and closes the connection for a huge Content-Length with a tiny body', async () => {
-      const req = rawRequest({ 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': String(MAX_UPLOAD_BYTES * 2) });
+      const req = rawRequest({
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': String(MAX_UPLOAD_BYTES * 2),
+      });
       req.socket.write(`--${BOUNDARY}\r\n`);
       await req.closed;
       expect(req.received()).toMatch(/^HTTP\/1\.1 413/);
@@ -286,19 +419,41 @@ describe('limits and interruptions', () => {
 
 describe('URL links', () => {
   it('adds an http(s) link (201 echo) that lists as text/uri-list with size 0 and no content', async () => {
-    const res = await h.request('POST', `${base}/url-links`, { token: h.tokens.member, body: { url: 'https://example.com/a b?x=1', description: 'Docs' } });
+    const res = await h.request('POST', `${base}/url-links`, {
+      token: h.tokens.member,
+      body: { url: 'https://example.com/a b?x=1', description: 'Docs' },
+    });
     expect(res.status).toBe(201);
     const link = UrlLinkSchema.parse(res.json);
     expect(link).toMatchObject({ url: 'https://example.com/a%20b?x=1', description: 'Docs' });
-    const listed = AttachmentListSchema.parse((await h.request('GET', base, { token: h.tokens.member })).json).find((item) => item.id === link.id);
-    expect(listed).toMatchObject({ mediaType: 'text/uri-list', url: 'https://example.com/a%20b?x=1', size: 0, contentUrl: null });
+    const listed = AttachmentListSchema.parse(
+      (await h.request('GET', base, { token: h.tokens.member })).json,
+    ).find((item) => item.id === link.id);
+    expect(listed).toMatchObject({
+      mediaType: 'text/uri-list',
+      url: 'https://example.com/a%20b?x=1',
+      size: 0,
+      contentUrl: null,
+    });
     expect(listed?.sha256).toBeUndefined();
-    expect((await h.request('GET', `${base}/${link.id ?? ''}/content`, { token: h.tokens.member })).status).toBe(404);
+    expect(
+      (await h.request('GET', `${base}/${link.id ?? ''}/content`, { token: h.tokens.member }))
+        .status,
+    ).toBe(404);
   });
 
   it('rejects javascript:, data:, relative and other schemes with 422 on url', async () => {
-    for (const url of ['javascript:alert(1)', 'data:text/html,<script>1</script>', '/relative', 'ftp://example.com/x', 'JAVASCRIPT://x%0aalert(1)']) {
-      const res = await h.request('POST', `${base}/url-links`, { token: h.tokens.member, body: { url } });
+    for (const url of [
+      'javascript:alert(1)',
+      'data:text/html,<script>1</script>',
+      '/relative',
+      'ftp://example.com/x',
+      'JAVASCRIPT://x%0aalert(1)',
+    ]) {
+      const res = await h.request('POST', `${base}/url-links`, {
+        token: h.tokens.member,
+        body: { url },
+      });
       expect(res.status).toBe(422);
       expect(ProblemSchema.parse(res.json).errors?.[0]?.field).toBe('url');
     }
@@ -315,23 +470,38 @@ describe('permissions', () => {
       headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
     });
     expect(denied.status).toBe(403);
-    expect((await h.request('POST', `${refundBase}/url-links`, { token: h.tokens.member, body: { url: 'https://x.y' } })).status).toBe(403);
+    expect(
+      (
+        await h.request('POST', `${refundBase}/url-links`, {
+          token: h.tokens.member,
+          body: { url: 'https://x.y' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await h.request('GET', refundBase, { token: h.tokens.billing })).status).toBe(200);
-    expect((await h.request('GET', '/v1/apps/support-tickets/SUP-31337/attachments', { token: h.tokens.member })).status).toBe(404);
+    expect(
+      (
+        await h.request('GET', '/v1/apps/support-tickets/SUP-31337/attachments', {
+          token: h.tokens.member,
+        })
+      ).status,
+    ).toBe(404);
     expect(await tempFiles()).toEqual([]);
   });
 });
 
 describe('start-up recovery', () => {
   it('removes temp files and blobs without a row, and keeps blobs that have one', async () => {
-    const kept = AttachmentSchema.parse(await (await upload(new File(['keep me'], 'keep.txt'))).json());
+    const kept = AttachmentSchema.parse(
+      await (await upload(new File(['keep me'], 'keep.txt'))).json(),
+    );
     const orphan = '0f8fad5b-d9cb-469f-a165-70867728950e';
     await writeBlob(h.config.blobDir, orphan, Buffer.from('crashed between rename and commit'));
     await fs.writeFile(path.join(h.config.blobDir, '.upload-deadbeef'), 'half an upload');
     const result = await sweepBlobDir(h.db, h.config.blobDir);
     expect(result).toEqual({ temps: 1, orphans: 1 });
     await expect(fs.stat(blobPath(h.config.blobDir, orphan))).rejects.toThrow();
-    expect((await fs.readFile(blobPath(h.config.blobDir, kept.id), 'utf8'))).toBe('keep me');
+    expect(await fs.readFile(blobPath(h.config.blobDir, kept.id), 'utf8')).toBe('keep me');
     expect(await tempFiles()).toEqual([]);
   });
 });

@@ -1,25 +1,33 @@
 // Comments on a record: oldest first; written as text/plain (the hosted API's form) or JSON.
 import { randomUUID } from 'node:crypto';
-
-import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
-import type { Comment, CommentPagedList } from '@wsc/api-client';
 import type { Context } from 'hono';
 
+import type { Comment, CommentPagedList } from '@wsc/api-client';
+import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
+
 import type { CommentRow, UserRow } from '../../db/schema.ts';
+import type { AppEnv } from '../../lib/types.ts';
 import { ProblemException, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
-import type { AppEnv } from '../../lib/types.ts';
 import { toUser } from '../../lib/users.ts';
 import { readJson } from '../../lib/validation.ts';
 
 function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(c, c.req.param('recordType') ?? '', c.req.param('alias') ?? '', c.req.param('id') ?? '');
+  return resolveRecord(
+    c,
+    c.req.param('recordType') ?? '',
+    c.req.param('alias') ?? '',
+    c.req.param('id') ?? '',
+  );
 }
 
 type Author = Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name' | 'job_title' | 'status'>;
 
-function toComment(row: Pick<CommentRow, 'id' | 'contents' | 'source' | 'created_at'>, author: Author): Comment {
+function toComment(
+  row: Pick<CommentRow, 'id' | 'contents' | 'source' | 'created_at'>,
+  author: Author,
+): Comment {
   return {
     id: row.id,
     contents: row.contents,
@@ -59,7 +67,11 @@ export async function listComments(c: Context<AppEnv>) {
         .limit(limit)
         .execute(),
     ),
-    db.selectFrom('comments').select((eb) => eb.fn.countAll<number>().as('n')).where('record_id', '=', record.id).executeTakeFirst(),
+    db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('record_id', '=', record.id)
+      .executeTakeFirst(),
   ]);
   const items = rows.map((row) => toComment(row, { ...row, id: row.user_id }));
   const body: CommentPagedList = { paging, total: Number(count?.n ?? 0), items };
@@ -68,15 +80,24 @@ export async function listComments(c: Context<AppEnv>) {
 
 /** The comment text from a `text/plain` or JSON `{contents}` body; 415 for other types. */
 async function readContents(c: Context<AppEnv>): Promise<string> {
-  const type = (c.req.header('Content-Type') ?? 'text/plain').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type =
+    (c.req.header('Content-Type') ?? 'text/plain').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/json' || type.endsWith('+json')) {
     const body = await readJson(c);
-    const contents = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).contents : undefined;
-    if (typeof contents !== 'string') throw unprocessable([{ field: 'contents', message: 'Required: the comment text as a string' }]);
+    const contents =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>).contents
+        : undefined;
+    if (typeof contents !== 'string')
+      throw unprocessable([
+        { field: 'contents', message: 'Required: the comment text as a string' },
+      ]);
     return contents;
   }
   if (type === 'text/plain' || type === '') return c.req.text();
-  throw new ProblemException(415, { detail: 'Send the comment as text/plain, or as application/json {"contents": "..."}' });
+  throw new ProblemException(415, {
+    detail: 'Send the comment as text/plain, or as application/json {"contents": "..."}',
+  });
 }
 
 /**
@@ -87,14 +108,27 @@ async function readContents(c: Context<AppEnv>): Promise<string> {
 export async function addComment(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const contents = await readContents(c);
-  if (contents.trim() === '') throw unprocessable([{ field: 'contents', message: 'A comment cannot be empty' }]);
+  if (contents.trim() === '')
+    throw unprocessable([{ field: 'contents', message: 'A comment cannot be empty' }]);
   if (contents.length > COMMENT_MAX_LENGTH) {
-    throw unprocessable([{ field: 'contents', message: `At most ${COMMENT_MAX_LENGTH} characters (got ${contents.length})` }]);
+    throw unprocessable([
+      {
+        field: 'contents',
+        message: `At most ${COMMENT_MAX_LENGTH} characters (got ${contents.length})`,
+      },
+    ]);
   }
   const principal = c.var.principal;
   const row = await c.var.deps.db
     .insertInto('comments')
-    .values({ id: randomUUID(), record_id: record.id, contents, source: 'API', created_at: new Date(), created_by: principal.userId })
+    .values({
+      id: randomUUID(),
+      record_id: record.id,
+      contents,
+      source: 'API',
+      created_at: new Date(),
+      created_by: principal.userId,
+    })
     .returning(['id', 'contents', 'source', 'created_at'])
     .executeTakeFirstOrThrow();
   if ((c.req.header('Accept') ?? '').toLowerCase().includes('application/json')) {

@@ -4,4 +4,6 @@ import { addComment, listComments } from './comments.handlers.ts';
 
 const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/comment';
 
-export const commentsRouter = createRouter().get(base, listComments).post(base, jsonBodyLimit, addComment);
+export const commentsRouter = createRouter()
+  .get(base, listComments)
+  .post(base, jsonBodyLimit, addComment);

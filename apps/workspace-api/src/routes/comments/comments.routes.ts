@@ -1,11 +1,15 @@
-import { CommentPagedListSchema, PageQuerySchema, RecordTypeSchema } from '@wsc/api-client';
 import { z } from 'zod';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import { CommentPagedListSchema, PageQuerySchema, RecordTypeSchema } from '@wsc/api-client';
+
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 const recordParams = z.object({ recordType: RecordTypeSchema, alias: z.string(), id: z.string() });
-const denied = { 403: { description: 'The definition is not open to the caller' }, 404: { description: 'Unknown definition or record' } };
+const denied = {
+  403: { description: 'The definition is not open to the caller' },
+  404: { description: 'Unknown definition or record' },
+};
 
 export const commentsRoutes: RouteSpec[] = [
   {
@@ -15,17 +19,27 @@ export const commentsRoutes: RouteSpec[] = [
     tags: ['Comments'],
     params: recordParams,
     query: PageQuerySchema,
-    responses: { 200: { description: 'Comments', schema: CommentPagedListSchema }, ...COMMON_ERRORS, ...denied },
+    responses: {
+      200: { description: 'Comments', schema: CommentPagedListSchema },
+      ...COMMON_ERRORS,
+      ...denied,
+    },
   },
   {
     method: 'post',
     path: '/v1/{recordType}/{alias}/{id}/comment',
-    summary: 'Add a comment: text/plain body (1..10,000 chars); JSON {contents} also accepted (extension)',
+    summary:
+      'Add a comment: text/plain body (1..10,000 chars); JSON {contents} also accepted (extension)',
     tags: ['Comments'],
     params: recordParams,
     body: { schema: z.string().min(1).max(10_000), contentType: 'text/plain' },
     responses: {
-      201: { description: 'The new comment id as text/plain; the Comment as JSON when Accept includes application/json (extension)', schema: z.string(), contentType: 'text/plain' },
+      201: {
+        description:
+          'The new comment id as text/plain; the Comment as JSON when Accept includes application/json (extension)',
+        schema: z.string(),
+        contentType: 'text/plain',
+      },
       ...COMMON_ERRORS,
       ...denied,
       415: { description: 'Neither text/plain nor application/json' },
@@ -33,4 +47,3 @@ export const commentsRoutes: RouteSpec[] = [
     },
   },
 ];
-

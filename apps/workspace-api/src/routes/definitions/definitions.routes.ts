@@ -1,7 +1,7 @@
 import { DefinitionListSchema } from '@wsc/api-client';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 export const definitionsRoutes: RouteSpec[] = [
   {
@@ -9,6 +9,9 @@ export const definitionsRoutes: RouteSpec[] = [
     path: '/v1/definitions',
     summary: 'Definitions the caller may use, with their fields (extension)',
     tags: ['Definitions'],
-    responses: { 200: { description: 'Definitions', schema: DefinitionListSchema }, ...COMMON_ERRORS },
+    responses: {
+      200: { description: 'Definitions', schema: DefinitionListSchema },
+      ...COMMON_ERRORS,
+    },
   },
 ];

@@ -1,15 +1,16 @@
-import { GroupUserIdsInputSchema } from '@wsc/api-client';
-import type { Group, GroupPagedList, UserPagedList } from '@wsc/api-client';
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 
+import type { Group, GroupPagedList, UserPagedList } from '@wsc/api-client';
+import { GroupUserIdsInputSchema } from '@wsc/api-client';
+
 import type { GroupRow } from '../../db/schema.ts';
+import type { FilterField } from '../../lib/rsql-sql.ts';
+import type { AppEnv } from '../../lib/types.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { requireAdmin } from '../../lib/permissions.ts';
 import { compileFilter } from '../../lib/rsql-sql.ts';
-import type { FilterField } from '../../lib/rsql-sql.ts';
-import type { AppEnv } from '../../lib/types.ts';
 import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 
@@ -17,7 +18,8 @@ const GROUP_FIELDS: FilterField[] = [
   { name: 'id', kind: 'handle', expr: sql`groups.id::text` },
   { name: 'name', kind: 'text', expr: sql.ref('groups.name') },
 ];
-const resolveGroupField = (selector: string) => GROUP_FIELDS.find((field) => field.name === selector);
+const resolveGroupField = (selector: string) =>
+  GROUP_FIELDS.find((field) => field.name === selector);
 
 function toGroup(row: GroupRow): Group {
   return {
@@ -34,7 +36,9 @@ function toGroup(row: GroupRow): Group {
 
 async function findGroup(c: Context<AppEnv>): Promise<GroupRow> {
   const id = c.req.param('groupId') ?? '';
-  const row = isUuid(id) ? await c.var.deps.db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  const row = isUuid(id)
+    ? await c.var.deps.db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst()
+    : undefined;
   if (!row) throw notFound(`No group ${id}`);
   return row;
 }
@@ -56,7 +60,11 @@ export async function listGroups(c: Context<AppEnv>) {
         .limit(limit)
         .execute(),
     ),
-    db.selectFrom('groups').select((eb) => eb.fn.countAll<number>().as('n')).where(where).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('groups')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
   ]);
   const body: GroupPagedList = { paging, total: Number(count.n), items: rows.map(toGroup) };
   return c.json(body);
@@ -78,7 +86,15 @@ export async function listMembers(c: Context<AppEnv>) {
       db
         .selectFrom('group_members')
         .innerJoin('users', 'users.id', 'group_members.user_id')
-        .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'users.job_title', 'users.status', 'group_members.seq'])
+        .select([
+          'users.id',
+          'users.email',
+          'users.first_name',
+          'users.last_name',
+          'users.job_title',
+          'users.status',
+          'group_members.seq',
+        ])
         .where('group_members.group_id', '=', group.id)
         .$if(bound !== null, (q) => q.where('group_members.seq', bound?.op ?? '>', bound?.seq ?? 0))
         .orderBy('group_members.seq', order)
@@ -97,7 +113,11 @@ export async function listMembers(c: Context<AppEnv>) {
 
 async function checkUserIds(c: Context<AppEnv>, userIds: string[]): Promise<string[]> {
   const unique = [...new Set(userIds.map((id) => id.toLowerCase()))];
-  const found = await c.var.deps.db.selectFrom('users').select('id').where('id', 'in', unique).execute();
+  const found = await c.var.deps.db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', unique)
+    .execute();
   const known = new Set(found.map((row) => row.id));
   const problems = userIds
     .map((id, index) => ({ id, index }))
@@ -128,6 +148,10 @@ export async function removeMembers(c: Context<AppEnv>) {
   const group = await findGroup(c);
   const { userIds } = await parseJsonBody(c, GroupUserIdsInputSchema);
   const ids = await checkUserIds(c, userIds);
-  await c.var.deps.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', 'in', ids).execute();
+  await c.var.deps.db
+    .deleteFrom('group_members')
+    .where('group_id', '=', group.id)
+    .where('user_id', 'in', ids)
+    .execute();
   return c.body(null, 200);
 }

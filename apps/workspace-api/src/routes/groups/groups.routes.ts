@@ -1,8 +1,15 @@
-import { GroupPagedListSchema, GroupSchema, GroupUserIdsInputSchema, PageQuerySchema, UserPagedListSchema } from '@wsc/api-client';
 import { z } from 'zod';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import {
+  GroupPagedListSchema,
+  GroupSchema,
+  GroupUserIdsInputSchema,
+  PageQuerySchema,
+  UserPagedListSchema,
+} from '@wsc/api-client';
+
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 const groupId = z.object({ groupId: z.uuid() });
 
@@ -21,7 +28,11 @@ export const groupsRoutes: RouteSpec[] = [
     summary: 'Get a group',
     tags: ['Groups'],
     params: groupId,
-    responses: { 200: { description: 'Group', schema: GroupSchema }, ...COMMON_ERRORS, 404: { description: 'No such group' } },
+    responses: {
+      200: { description: 'Group', schema: GroupSchema },
+      ...COMMON_ERRORS,
+      404: { description: 'No such group' },
+    },
   },
   {
     method: 'get',
@@ -30,7 +41,11 @@ export const groupsRoutes: RouteSpec[] = [
     tags: ['Groups'],
     params: groupId,
     query: PageQuerySchema,
-    responses: { 200: { description: 'Members', schema: UserPagedListSchema }, ...COMMON_ERRORS, 404: { description: 'No such group' } },
+    responses: {
+      200: { description: 'Members', schema: UserPagedListSchema },
+      ...COMMON_ERRORS,
+      404: { description: 'No such group' },
+    },
   },
   {
     method: 'post',

@@ -1,5 +1,6 @@
-import type { Me } from '@wsc/api-client';
 import type { Context } from 'hono';
+
+import type { Me } from '@wsc/api-client';
 
 import type { AppEnv } from '../../lib/types.ts';
 

@@ -1,7 +1,7 @@
 import { MeSchema } from '@wsc/api-client';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 export const meRoutes: RouteSpec[] = [
   {

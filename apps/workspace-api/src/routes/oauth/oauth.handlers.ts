@@ -1,12 +1,13 @@
 // The client-credentials token endpoint (RFC 6749 section 4.4). Errors follow section 5.2, not
 // problem+json, because OAuth clients parse `error`.
-import type { TokenError, TokenResponse } from '@wsc/api-client';
 import type { Context } from 'hono';
 
+import type { TokenError, TokenResponse } from '@wsc/api-client';
+
+import type { AppEnv } from '../../lib/types.ts';
 import { issueToken } from '../../lib/credentials.ts';
 import { DUMMY_SECRET_HASH, verifySecret } from '../../lib/crypto.ts';
 import { tooManyRequests } from '../../lib/errors.ts';
-import type { AppEnv } from '../../lib/types.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -17,7 +18,9 @@ function tokenError(status: 400 | 401, error: TokenError['error'], description: 
     headers: {
       'Content-Type': 'application/json',
       ...NO_STORE,
-      ...(status === 401 ? { 'WWW-Authenticate': 'Basic realm="workspace-api", charset="UTF-8"' } : {}),
+      ...(status === 401
+        ? { 'WWW-Authenticate': 'Basic realm="workspace-api", charset="UTF-8"' }
+        : {}),
     },
   });
 }
@@ -37,17 +40,24 @@ async function readFields(c: Context<AppEnv>): Promise<Record<string, unknown> |
   if (type === 'application/json') {
     try {
       const body: unknown = await c.req.json();
-      if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+      if (typeof body === 'object' && body !== null && !Array.isArray(body))
+        return body as Record<string, unknown>;
     } catch {
       // fall through to the error below
     }
     return tokenError(400, 'invalid_request', 'The body is not a JSON object');
   }
   if (type === '' && (c.req.header('Content-Length') ?? '0') === '0') return {};
-  return tokenError(400, 'invalid_request', 'Use application/x-www-form-urlencoded or application/json');
+  return tokenError(
+    400,
+    'invalid_request',
+    'Use application/x-www-form-urlencoded or application/json',
+  );
 }
 
-function basicCredentials(header: string | undefined): { id: string; secret: string } | null | 'malformed' {
+function basicCredentials(
+  header: string | undefined,
+): { id: string; secret: string } | null | 'malformed' {
   if (!header) return null;
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!match?.[1]) return 'malformed';
@@ -71,16 +81,21 @@ export async function postToken(c: Context<AppEnv>): Promise<Response> {
   const fields = await readFields(c);
   if (fields instanceof Response) return fields;
   const basic = basicCredentials(c.req.header('Authorization'));
-  if (basic === 'malformed') return tokenError(401, 'invalid_client', 'Malformed Basic credentials');
+  if (basic === 'malformed')
+    return tokenError(401, 'invalid_client', 'Malformed Basic credentials');
 
   const grantType = fields.grant_type;
-  if (grantType === undefined || grantType === '') return tokenError(400, 'invalid_request', 'grant_type is required');
+  if (grantType === undefined || grantType === '')
+    return tokenError(400, 'invalid_request', 'grant_type is required');
   if (grantType !== 'client_credentials') {
     return tokenError(400, 'unsupported_grant_type', 'Only client_credentials is supported');
   }
   const formId = fields.client_id;
   const formSecret = fields.client_secret;
-  if ((formId !== undefined && typeof formId !== 'string') || (formSecret !== undefined && typeof formSecret !== 'string')) {
+  if (
+    (formId !== undefined && typeof formId !== 'string') ||
+    (formSecret !== undefined && typeof formSecret !== 'string')
+  ) {
     return tokenError(400, 'invalid_request', 'client_id and client_secret must be strings');
   }
   if (basic && (formId !== undefined || formSecret !== undefined)) {
@@ -88,22 +103,36 @@ export async function postToken(c: Context<AppEnv>): Promise<Response> {
   }
   const clientId = basic?.id ?? formId;
   const secret = basic?.secret ?? formSecret;
-  if (!clientId || !secret) return tokenError(401, 'invalid_client', 'Client authentication is required');
-  if (clientId.length > 200 || secret.length > 500) return tokenError(401, 'invalid_client', 'Client authentication failed');
+  if (!clientId || !secret)
+    return tokenError(401, 'invalid_client', 'Client authentication is required');
+  if (clientId.length > 200 || secret.length > 500)
+    return tokenError(401, 'invalid_client', 'Client authentication failed');
 
   const limiter = deps.limiters.tokenFailures;
   const before = limiter.peek(clientId);
-  if (!before.allowed) throw tooManyRequests(before.retryAfter, limiter.headers('failed-token', before));
+  if (!before.allowed)
+    throw tooManyRequests(before.retryAfter, limiter.headers('failed-token', before));
 
   const credential = await deps.db
     .selectFrom('credentials')
     .innerJoin('users', 'users.id', 'credentials.user_id')
-    .select(['credentials.client_id', 'credentials.secret_hash', 'credentials.revoked_at', 'users.id as user_id', 'users.status'])
+    .select([
+      'credentials.client_id',
+      'credentials.secret_hash',
+      'credentials.revoked_at',
+      'users.id as user_id',
+      'users.status',
+    ])
     .where('credentials.client_id', '=', clientId)
     .executeTakeFirst();
   // Verify against a dummy hash for unknown clients so timing does not reveal which ids exist.
   const secretOk = await verifySecret(secret, credential?.secret_hash ?? DUMMY_SECRET_HASH);
-  if (!credential || !secretOk || credential.revoked_at !== null || credential.status !== 'ACTIVE') {
+  if (
+    !credential ||
+    !secretOk ||
+    credential.revoked_at !== null ||
+    credential.status !== 'ACTIVE'
+  ) {
     limiter.take(clientId);
     return tokenError(401, 'invalid_client', 'Client authentication failed');
   }

@@ -10,11 +10,22 @@ export const oauthRoutes: RouteSpec[] = [
     summary: 'Exchange client credentials for an access token',
     tags: ['Auth'],
     auth: false,
-    body: { schema: TokenRequestSchema.partial({ client_id: true, client_secret: true }), contentType: 'application/x-www-form-urlencoded' },
+    body: {
+      schema: TokenRequestSchema.partial({ client_id: true, client_secret: true }),
+      contentType: 'application/x-www-form-urlencoded',
+    },
     responses: {
       200: { description: 'Access token', schema: TokenResponseSchema },
-      400: { description: 'invalid_request or unsupported_grant_type', schema: TokenErrorSchema, contentType: 'application/json' },
-      401: { description: 'invalid_client', schema: TokenErrorSchema, contentType: 'application/json' },
+      400: {
+        description: 'invalid_request or unsupported_grant_type',
+        schema: TokenErrorSchema,
+        contentType: 'application/json',
+      },
+      401: {
+        description: 'invalid_client',
+        schema: TokenErrorSchema,
+        contentType: 'application/json',
+      },
       429: { description: 'Too many failed attempts for this client id' },
     },
   },

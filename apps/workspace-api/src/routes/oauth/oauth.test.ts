@@ -1,8 +1,9 @@
-import { ProblemSchema, TokenErrorSchema, TokenResponseSchema, UserSchema } from '@wsc/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHarness } from '../../../test/harness.ts';
+import { ProblemSchema, TokenErrorSchema, TokenResponseSchema, UserSchema } from '@wsc/api-client';
+
 import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { TokenBucketLimiter } from '../../lib/rate-limit.ts';
 
@@ -13,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 async function tokenFor(who: 'admin' | 'member' | 'billing' | 'inactive') {
   const { clientId, clientSecret } = h.credentials[who];
@@ -38,7 +40,11 @@ describe('POST /oauth/token', () => {
 
   it('accepts client_id and client_secret as form fields', async () => {
     const { clientId, clientSecret } = h.credentials.admin;
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    });
     const res = await h.request('POST', '/oauth/token', { body: body.toString(), headers: FORM });
     expect(res.status).toBe(200);
     TokenResponseSchema.parse(res.json);
@@ -70,20 +76,32 @@ describe('POST /oauth/token', () => {
     });
     expect(unknown.status).toBe(401);
     expect(TokenErrorSchema.parse(unknown.json).error).toBe('invalid_client');
-    const missing = await h.request('POST', '/oauth/token', { body: 'grant_type=client_credentials', headers: FORM });
+    const missing = await h.request('POST', '/oauth/token', {
+      body: 'grant_type=client_credentials',
+      headers: FORM,
+    });
     expect(missing.status).toBe(401);
     expect(TokenErrorSchema.parse(missing.json).error).toBe('invalid_client');
   });
 
   it('answers invalid_request and unsupported_grant_type per RFC 6749', async () => {
     const auth = basic(h.credentials.admin.clientId, h.credentials.admin.clientSecret);
-    const noGrant = await h.request('POST', '/oauth/token', { body: '', headers: { ...FORM, Authorization: auth } });
+    const noGrant = await h.request('POST', '/oauth/token', {
+      body: '',
+      headers: { ...FORM, Authorization: auth },
+    });
     expect(noGrant.status).toBe(400);
     expect(TokenErrorSchema.parse(noGrant.json).error).toBe('invalid_request');
-    const password = await h.request('POST', '/oauth/token', { body: 'grant_type=password', headers: { ...FORM, Authorization: auth } });
+    const password = await h.request('POST', '/oauth/token', {
+      body: 'grant_type=password',
+      headers: { ...FORM, Authorization: auth },
+    });
     expect(password.status).toBe(400);
     expect(TokenErrorSchema.parse(password.json).error).toBe('unsupported_grant_type');
-    const badJson = await h.request('POST', '/oauth/token', { body: '{nope', headers: { 'Content-Type': 'application/json' } });
+    const badJson = await h.request('POST', '/oauth/token', {
+      body: '{nope',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(badJson.status).toBe(400);
     expect(TokenErrorSchema.parse(badJson.json).error).toBe('invalid_request');
     const both = await h.request('POST', '/oauth/token', {
@@ -91,7 +109,10 @@ describe('POST /oauth/token', () => {
       headers: { ...FORM, Authorization: auth },
     });
     expect(both.status).toBe(400);
-    const xml = await h.request('POST', '/oauth/token', { body: '<x/>', headers: { 'Content-Type': 'text/xml' } });
+    const xml = await h.request('POST', '/oauth/token', {
+      body: '<x/>',
+      headers: { 'Content-Type': 'text/xml' },
+    });
     expect(xml.status).toBe(400);
   });
 
@@ -104,7 +125,11 @@ describe('POST /oauth/token', () => {
   it('stores secrets as scrypt hashes and tokens as sha256 hashes only', async () => {
     const res = await tokenFor('billing');
     const token = TokenResponseSchema.parse(res.json).access_token;
-    const credential = await h.db.selectFrom('credentials').selectAll().where('client_id', '=', h.credentials.billing.clientId).executeTakeFirstOrThrow();
+    const credential = await h.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('client_id', '=', h.credentials.billing.clientId)
+      .executeTakeFirstOrThrow();
     expect(credential.secret_hash).toMatch(/^scrypt\$/);
     expect(credential.secret_hash).not.toContain(h.credentials.billing.clientSecret);
     const rows = await h.db.selectFrom('tokens').select('token_hash').execute();
@@ -157,7 +182,12 @@ describe('POST /oauth/token', () => {
 
 describe('bearer authentication', () => {
   it('answers 401 with WWW-Authenticate: Bearer for missing, malformed and unknown tokens', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer' }, { Authorization: 'Basic abc' }, { Authorization: 'Bearer not-a-token' }] as Array<Record<string, string>>) {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer' },
+      { Authorization: 'Basic abc' },
+      { Authorization: 'Bearer not-a-token' },
+    ] as Array<Record<string, string>>) {
       const res = await h.request('GET', '/v1/me', { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('WWW-Authenticate')).toMatch(/^Bearer/);
@@ -176,7 +206,9 @@ describe('bearer authentication', () => {
     const credential = await createCredential(h.db, user.id);
     const token = await issueToken(h.db, credential.clientId, user.id, 3600);
     expect((await h.request('GET', '/v1/me', { token })).status).toBe(200);
-    const deactivated = await h.request('POST', `/v1/users/${user.id}/deactivate`, { token: h.tokens.admin });
+    const deactivated = await h.request('POST', `/v1/users/${user.id}/deactivate`, {
+      token: h.tokens.admin,
+    });
     expect(UserSchema.parse(deactivated.json).status).toBe('INACTIVE');
     expect((await h.request('GET', '/v1/me', { token })).status).toBe(401);
     const again = await h.request('POST', '/oauth/token', {
@@ -184,7 +216,11 @@ describe('bearer authentication', () => {
       headers: { ...FORM, Authorization: basic(credential.clientId, credential.clientSecret) },
     });
     expect(again.status).toBe(401);
-    const revoked = await h.db.selectFrom('tokens').select('revoked').where('user_id', '=', user.id).execute();
+    const revoked = await h.db
+      .selectFrom('tokens')
+      .select('revoked')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(revoked.every((row) => row.revoked)).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 // `GET /v1/openapi.json`: built once, lazily, from every route's spec (ROUTE_SPECS in app.ts).
 import type { Context } from 'hono';
 
-import { buildOpenApiDocument } from '../../lib/openapi.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import { buildOpenApiDocument } from '../../lib/openapi.ts';
 
 let cached: string | undefined;
 
@@ -12,5 +12,8 @@ export async function getOpenApi(c: Context<AppEnv>) {
     const { ROUTE_SPECS } = await import('../../app.ts');
     cached = JSON.stringify(buildOpenApiDocument(ROUTE_SPECS, { version: '1.0.0' }));
   }
-  return c.body(cached, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' });
+  return c.body(cached, 200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'public, max-age=300',
+  });
 }

@@ -9,6 +9,8 @@ export const openapiRoutes: RouteSpec[] = [
     summary: 'This API description (OpenAPI 3.0), generated from the zod contract',
     tags: ['Meta'],
     auth: false,
-    responses: { 200: { description: 'OpenAPI document', schema: z.looseObject({ openapi: z.string() }) } },
+    responses: {
+      200: { description: 'OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
+    },
   },
 ];

@@ -1,22 +1,44 @@
-import type { RecordPagedList, StoredRecord } from '@wsc/api-client';
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 
+import type { RecordPagedList, StoredRecord } from '@wsc/api-client';
+
+import type { AppEnv } from '../../lib/types.ts';
 import { badRequest, preconditionFailed } from '../../lib/errors.ts';
 import { buildPaging, encodeCursor, parsePageQuery } from '../../lib/paging.ts';
 import { resolveDefinition, resolveRecord } from '../../lib/permissions.ts';
-import { insertRecords, recordEtag, recordFieldResolver, toRecord, updateRecord, validateRecordInput } from '../../lib/records.ts';
-import { compileFilter, keysetCondition, orderByClause, parseSort, sortValueText } from '../../lib/rsql-sql.ts';
-import type { AppEnv } from '../../lib/types.ts';
+import {
+  insertRecords,
+  recordEtag,
+  recordFieldResolver,
+  toRecord,
+  updateRecord,
+  validateRecordInput,
+} from '../../lib/records.ts';
+import {
+  compileFilter,
+  keysetCondition,
+  orderByClause,
+  parseSort,
+  sortValueText,
+} from '../../lib/rsql-sql.ts';
 import { readJson } from '../../lib/validation.ts';
 
 function params(c: Context<AppEnv>) {
-  return { recordType: c.req.param('recordType') ?? '', alias: c.req.param('alias') ?? '', id: c.req.param('id') ?? '' };
+  return {
+    recordType: c.req.param('recordType') ?? '',
+    alias: c.req.param('alias') ?? '',
+    id: c.req.param('id') ?? '',
+  };
 }
 
 type RecordCursor = { k: Array<string | null>; s: number };
 
-function readRecordCursor(cursor: unknown, keyCount: number, field: string): RecordCursor | undefined {
+function readRecordCursor(
+  cursor: unknown,
+  keyCount: number,
+  field: string,
+): RecordCursor | undefined {
   if (cursor === undefined) return undefined;
   const value = cursor as Partial<RecordCursor> | null;
   const valid =
@@ -26,7 +48,10 @@ function readRecordCursor(cursor: unknown, keyCount: number, field: string): Rec
     Array.isArray(value.k) &&
     value.k.length === keyCount &&
     value.k.every((item) => item === null || typeof item === 'string');
-  if (!valid) throw badRequest('Invalid cursor', [{ field, message: 'Malformed, tampered or from another list' }]);
+  if (!valid)
+    throw badRequest('Invalid cursor', [
+      { field, message: 'Malformed, tampered or from another list' },
+    ]);
   return value as RecordCursor;
 }
 
@@ -37,7 +62,8 @@ export async function searchRecords(c: Context<AppEnv>) {
   const { db, cursorKey } = c.var.deps;
   const resolve = recordFieldResolver(definition);
   const filterText = c.req.query('filter');
-  const filter = filterText && filterText.trim() !== '' ? compileFilter(filterText, resolve) : undefined;
+  const filter =
+    filterText && filterText.trim() !== '' ? compileFilter(filterText, resolve) : undefined;
   const sortText = c.req.query('sort');
   const keys = sortText && sortText.trim() !== '' ? parseSort(sortText, resolve) : [];
   // Cursors are bound to the definition and the sort: reusing one under another sort is a 400.
@@ -53,9 +79,19 @@ export async function searchRecords(c: Context<AppEnv>) {
     .$if(filter !== undefined, (q) => q.where(filter ?? sql<boolean>`true`));
   const pageQuery = base
     .selectAll('records')
-    .$if(keys.length > 0, (q) => q.select(keys.map((key, index) => sortValueText(key.field).as(`k${index}`))))
+    .$if(keys.length > 0, (q) =>
+      q.select(keys.map((key, index) => sortValueText(key.field).as(`k${index}`))),
+    )
     .$if(cursor !== undefined, (q) =>
-      q.where(keysetCondition(keys, cursor?.k ?? [], cursor?.s ?? 0, forward ? 'after' : 'before', seqRef)),
+      q.where(
+        keysetCondition(
+          keys,
+          cursor?.k ?? [],
+          cursor?.s ?? 0,
+          forward ? 'after' : 'before',
+          seqRef,
+        ),
+      ),
     )
     .orderBy(orderByClause(keys, !forward, seqRef))
     .limit(page.limit + 1);
@@ -67,11 +103,20 @@ export async function searchRecords(c: Context<AppEnv>) {
   const rows = fetched.slice(0, page.limit);
   if (!forward) rows.reverse();
   const items = rows.map((row) => {
-    const sortValues = keys.map((_, index) => (row as unknown as Record<string, string | null>)[`k${index}`] ?? null);
-    return { cursor: encodeCursor(cursorKey, scope, { k: sortValues, s: row.seq }), data: toRecord(row, definition) };
+    const sortValues = keys.map(
+      (_, index) => (row as unknown as Record<string, string | null>)[`k${index}`] ?? null,
+    );
+    return {
+      cursor: encodeCursor(cursorKey, scope, { k: sortValues, s: row.seq }),
+      data: toRecord(row, definition),
+    };
   });
   const body: RecordPagedList = {
-    paging: buildPaging(page, items.map((item) => item.cursor), more),
+    paging: buildPaging(
+      page,
+      items.map((item) => item.cursor),
+      more,
+    ),
     total: Number(count.n),
     items,
   };
@@ -102,7 +147,10 @@ export async function getRecord(c: Context<AppEnv>) {
   if (ifNoneMatch && etagListMatches(ifNoneMatch, etag, true)) {
     return c.body(null, 304, { ETag: etag });
   }
-  return c.json<StoredRecord>(toRecord(record, definition), 200, { ETag: etag, 'Cache-Control': 'private, no-cache' });
+  return c.json<StoredRecord>(toRecord(record, definition), 200, {
+    ETag: etag,
+    'Cache-Control': 'private, no-cache',
+  });
 }
 
 /** Whether an If-Match / If-None-Match list names this ETag (`*` matches any). */
@@ -130,7 +178,14 @@ export async function putRecord(c: Context<AppEnv>) {
     return c.json<StoredRecord>(toRecord(record, definition), 200, { ETag: recordEtag(record) });
   }
   // With If-Match the write only applies to the version that was checked (no lost update in between).
-  const updated = await updateRecord(db, definition, record.id, changes, c.var.principal.email, ifMatch === undefined ? undefined : record.version);
+  const updated = await updateRecord(
+    db,
+    definition,
+    record.id,
+    changes,
+    c.var.principal.email,
+    ifMatch === undefined ? undefined : record.version,
+  );
   if (!updated) throw preconditionFailed('The record changed since it was read');
   return c.json<StoredRecord>(toRecord(updated, definition), 200, { ETag: recordEtag(updated) });
 }

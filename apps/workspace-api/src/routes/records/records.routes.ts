@@ -1,12 +1,23 @@
-import { PageQuerySchema, RecordInputSchema, RecordPagedListSchema, RecordSearchQuerySchema, RecordTypeSchema, StoredRecordSchema } from '@wsc/api-client';
 import { z } from 'zod';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import {
+  PageQuerySchema,
+  RecordInputSchema,
+  RecordPagedListSchema,
+  RecordSearchQuerySchema,
+  RecordTypeSchema,
+  StoredRecordSchema,
+} from '@wsc/api-client';
+
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 const definitionParams = z.object({ recordType: RecordTypeSchema, alias: z.string() });
 const recordParams = definitionParams.extend({ id: z.string() });
-const denied = { 403: { description: 'The definition is not open to the caller' }, 404: { description: 'Unknown definition or record' } };
+const denied = {
+  403: { description: 'The definition is not open to the caller' },
+  404: { description: 'Unknown definition or record' },
+};
 
 export const recordsRoutes: RouteSpec[] = [
   {
@@ -16,7 +27,11 @@ export const recordsRoutes: RouteSpec[] = [
     tags: ['Records'],
     params: definitionParams,
     query: PageQuerySchema.extend(RecordSearchQuerySchema.shape),
-    responses: { 200: { description: 'Records', schema: RecordPagedListSchema }, ...COMMON_ERRORS, ...denied },
+    responses: {
+      200: { description: 'Records', schema: RecordPagedListSchema },
+      ...COMMON_ERRORS,
+      ...denied,
+    },
   },
   {
     method: 'post',
@@ -38,7 +53,12 @@ export const recordsRoutes: RouteSpec[] = [
     summary: 'Get a record (ETag; If-None-Match -> 304)',
     tags: ['Records'],
     params: recordParams,
-    responses: { 200: { description: 'Record', schema: StoredRecordSchema }, 304: { description: 'Not modified' }, ...COMMON_ERRORS, ...denied },
+    responses: {
+      200: { description: 'Record', schema: StoredRecordSchema },
+      304: { description: 'Not modified' },
+      ...COMMON_ERRORS,
+      ...denied,
+    },
   },
   {
     method: 'put',

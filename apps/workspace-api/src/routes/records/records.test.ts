@@ -1,8 +1,9 @@
-import { ProblemSchema, RecordPagedListSchema, StoredRecordSchema } from '@wsc/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHarness } from '../../../test/harness.ts';
+import { ProblemSchema, RecordPagedListSchema, StoredRecordSchema } from '@wsc/api-client';
+
 import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -49,7 +50,10 @@ describe('create', () => {
     const a = StoredRecordSchema.parse((await create({ Title: 'a', Status: 'New' })).json);
     const b = StoredRecordSchema.parse((await create({ Title: 'b', Status: 'New' })).json);
     expect(Number(b.id.split('-')[1])).toBe(Number(a.id.split('-')[1]) + 1);
-    const task = await h.request('POST', '/v1/tasks/tasks', { token: h.tokens.member, body: { Title: 't', Status: 'To Do' } });
+    const task = await h.request('POST', '/v1/tasks/tasks', {
+      token: h.tokens.member,
+      body: { Title: 't', Status: 'To Do' },
+    });
     expect(StoredRecordSchema.parse(task.json).id).toBe('TSK-1');
   });
 
@@ -70,7 +74,19 @@ describe('create', () => {
     const problem = ProblemSchema.parse(res.json);
     const fields = new Map((problem.errors ?? []).map((error) => [error.field, error.message]));
     expect([...fields.keys()].sort()).toEqual(
-      ['Assignee', 'Billable', 'Customer', 'Due Date', 'Priority', 'Resolved At', 'Severity', 'Status', 'Tags', 'Title', 'Unknown'].sort(),
+      [
+        'Assignee',
+        'Billable',
+        'Customer',
+        'Due Date',
+        'Priority',
+        'Resolved At',
+        'Severity',
+        'Status',
+        'Tags',
+        'Title',
+        'Unknown',
+      ].sort(),
     );
     expect(fields.get('Title')).toBe('Required');
     expect(fields.get('Customer')).toMatch(/string/);
@@ -84,7 +100,11 @@ describe('create', () => {
   });
 
   it('answers 400 for malformed JSON and 422 for a non-object body', async () => {
-    const bad = await h.request('POST', TICKETS, { token: h.tokens.member, body: '{"Title":', headers: { 'Content-Type': 'application/json' } });
+    const bad = await h.request('POST', TICKETS, {
+      token: h.tokens.member,
+      body: '{"Title":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     ProblemSchema.parse(bad.json);
     const array = await create(['x'] as unknown as Record<string, unknown>);
@@ -94,24 +114,36 @@ describe('create', () => {
 
 describe('get and update', () => {
   it('gets a record with an ETag and honours If-None-Match', async () => {
-    const created = StoredRecordSchema.parse((await create({ Title: 'Get me', Status: 'Open' })).json);
+    const created = StoredRecordSchema.parse(
+      (await create({ Title: 'Get me', Status: 'Open' })).json,
+    );
     const res = await h.request('GET', `${TICKETS}/${created.id}`, { token: h.tokens.member });
     expect(res.status).toBe(200);
     expect(StoredRecordSchema.parse(res.json)).toEqual(created);
     const etag = res.headers.get('ETag') ?? '';
-    const again = await h.request('GET', `${TICKETS}/${created.id}`, { token: h.tokens.member, headers: { 'If-None-Match': etag } });
+    const again = await h.request('GET', `${TICKETS}/${created.id}`, {
+      token: h.tokens.member,
+      headers: { 'If-None-Match': etag },
+    });
     expect(again.status).toBe(304);
   });
 
   it('merges a PUT, ignores system fields, clears with "", attributes the writer', async () => {
-    const created = StoredRecordSchema.parse((await create({ Title: 'Merge', Status: 'New', Customer: 'Acme', Priority: '1' })).json);
+    const created = StoredRecordSchema.parse(
+      (await create({ Title: 'Merge', Status: 'New', Customer: 'Acme', Priority: '1' })).json,
+    );
     const res = await h.request('PUT', `${TICKETS}/${created.id}`, {
       token: h.tokens.admin,
       body: { Status: 'Pending', Priority: '', 'Created By': 'x@y.z', id: 'SUP-1' },
     });
     expect(res.status).toBe(200);
     const updated = StoredRecordSchema.parse(res.json);
-    expect(updated).toMatchObject({ id: created.id, Title: 'Merge', Status: 'Pending', Customer: 'Acme' });
+    expect(updated).toMatchObject({
+      id: created.id,
+      Title: 'Merge',
+      Status: 'Pending',
+      Customer: 'Acme',
+    });
     expect(updated.Priority).toBeUndefined();
     expect(updated['Created By']).toBe('agent@example.com');
     expect(updated['Updated By']).toBe('admin@example.com');
@@ -122,9 +154,17 @@ describe('get and update', () => {
     const createdRes = await create({ Title: 'Race', Status: 'New' });
     const created = StoredRecordSchema.parse(createdRes.json);
     const etag = createdRes.headers.get('ETag') ?? '';
-    const first = await h.request('PUT', `${TICKETS}/${created.id}`, { token: h.tokens.member, body: { Status: 'Open' }, headers: { 'If-Match': etag } });
+    const first = await h.request('PUT', `${TICKETS}/${created.id}`, {
+      token: h.tokens.member,
+      body: { Status: 'Open' },
+      headers: { 'If-Match': etag },
+    });
     expect(first.status).toBe(200);
-    const stale = await h.request('PUT', `${TICKETS}/${created.id}`, { token: h.tokens.member, body: { Status: 'Closed' }, headers: { 'If-Match': etag } });
+    const stale = await h.request('PUT', `${TICKETS}/${created.id}`, {
+      token: h.tokens.member,
+      body: { Status: 'Closed' },
+      headers: { 'If-Match': etag },
+    });
     expect(stale.status).toBe(412);
     expect(ProblemSchema.parse(stale.json).status).toBe(412);
     const current = await h.request('GET', `${TICKETS}/${created.id}`, { token: h.tokens.member });
@@ -132,16 +172,31 @@ describe('get and update', () => {
   });
 
   it('validates updates: required fields cannot be cleared, values are checked', async () => {
-    const created = StoredRecordSchema.parse((await create({ Title: 'Strict', Status: 'New' })).json);
-    const res = await h.request('PUT', `${TICKETS}/${created.id}`, { token: h.tokens.member, body: { Title: '', Severity: 'Huge' } });
+    const created = StoredRecordSchema.parse(
+      (await create({ Title: 'Strict', Status: 'New' })).json,
+    );
+    const res = await h.request('PUT', `${TICKETS}/${created.id}`, {
+      token: h.tokens.member,
+      body: { Title: '', Severity: 'Huge' },
+    });
     expect(res.status).toBe(422);
-    expect(ProblemSchema.parse(res.json).errors?.map((e) => e.field).sort()).toEqual(['Severity', 'Title']);
+    expect(
+      ProblemSchema.parse(res.json)
+        .errors?.map((e) => e.field)
+        .sort(),
+    ).toEqual(['Severity', 'Title']);
   });
 });
 
 describe('not found and permissions', () => {
   it('answers 404 for unknown record types, aliases and ids', async () => {
-    for (const path of ['/v1/widgets/support-tickets', '/v1/apps/nope', `${TICKETS}/SUP-99999`, `${TICKETS}/CUS-1`, '/v1/elements/support-tickets']) {
+    for (const path of [
+      '/v1/widgets/support-tickets',
+      '/v1/apps/nope',
+      `${TICKETS}/SUP-99999`,
+      `${TICKETS}/CUS-1`,
+      '/v1/elements/support-tickets',
+    ]) {
       const res = await h.request('GET', path, { token: h.tokens.admin });
       expect(res.status, path).toBe(404);
       ProblemSchema.parse(res.json);
@@ -152,7 +207,10 @@ describe('not found and permissions', () => {
     const denied = await h.request('GET', '/v1/transactions/refunds', { token: h.tokens.member });
     expect(denied.status).toBe(403);
     ProblemSchema.parse(denied.json);
-    const write = await h.request('POST', '/v1/transactions/refunds', { token: h.tokens.member, body: { Reason: 'x' } });
+    const write = await h.request('POST', '/v1/transactions/refunds', {
+      token: h.tokens.member,
+      body: { Reason: 'x' },
+    });
     expect(write.status).toBe(403);
     const billing = await h.request('POST', '/v1/transactions/refunds', {
       token: h.tokens.billing,
@@ -168,30 +226,70 @@ describe('not found and permissions', () => {
 
 describe('search paging', () => {
   it('pages forwards and backwards with cursors, stable by creation, with total', async () => {
-    for (let i = 0; i < 7; i += 1) await h.request('POST', '/v1/elements/customers', { token: h.tokens.admin, body: { Name: `Customer ${i}`, Plan: 'Free' } });
-    const first = RecordPagedListSchema.parse((await h.request('GET', '/v1/elements/customers?first=3', { token: h.tokens.admin })).json);
+    for (let i = 0; i < 7; i += 1)
+      await h.request('POST', '/v1/elements/customers', {
+        token: h.tokens.admin,
+        body: { Name: `Customer ${i}`, Plan: 'Free' },
+      });
+    const first = RecordPagedListSchema.parse(
+      (await h.request('GET', '/v1/elements/customers?first=3', { token: h.tokens.admin })).json,
+    );
     expect(first.total).toBe(7);
-    expect(first.items.map((item) => item.data.Name)).toEqual(['Customer 0', 'Customer 1', 'Customer 2']);
+    expect(first.items.map((item) => item.data.Name)).toEqual([
+      'Customer 0',
+      'Customer 1',
+      'Customer 2',
+    ]);
     expect(first.paging).toMatchObject({ has_next_page: true, has_previous_page: false });
     const after = encodeURIComponent(first.paging.end_cursor ?? '');
-    const second = RecordPagedListSchema.parse((await h.request('GET', `/v1/elements/customers?first=3&after=${after}`, { token: h.tokens.admin })).json);
-    expect(second.items.map((item) => item.data.Name)).toEqual(['Customer 3', 'Customer 4', 'Customer 5']);
+    const second = RecordPagedListSchema.parse(
+      (
+        await h.request('GET', `/v1/elements/customers?first=3&after=${after}`, {
+          token: h.tokens.admin,
+        })
+      ).json,
+    );
+    expect(second.items.map((item) => item.data.Name)).toEqual([
+      'Customer 3',
+      'Customer 4',
+      'Customer 5',
+    ]);
     expect(second.paging.has_previous_page).toBe(true);
     const third = RecordPagedListSchema.parse(
-      (await h.request('GET', `/v1/elements/customers?first=3&after=${encodeURIComponent(second.paging.end_cursor ?? '')}`, { token: h.tokens.admin })).json,
+      (
+        await h.request(
+          'GET',
+          `/v1/elements/customers?first=3&after=${encodeURIComponent(second.paging.end_cursor ?? '')}`,
+          { token: h.tokens.admin },
+        )
+      ).json,
     );
     expect(third.items.map((item) => item.data.Name)).toEqual(['Customer 6']);
     expect(third.paging.has_next_page).toBe(false);
     const back = RecordPagedListSchema.parse(
-      (await h.request('GET', `/v1/elements/customers?last=2&before=${encodeURIComponent(third.paging.start_cursor ?? '')}`, { token: h.tokens.admin })).json,
+      (
+        await h.request(
+          'GET',
+          `/v1/elements/customers?last=2&before=${encodeURIComponent(third.paging.start_cursor ?? '')}`,
+          { token: h.tokens.admin },
+        )
+      ).json,
     );
     expect(back.items.map((item) => item.data.Name)).toEqual(['Customer 4', 'Customer 5']);
     expect(back.paging).toMatchObject({ has_previous_page: true, has_next_page: true });
-    const last = RecordPagedListSchema.parse((await h.request('GET', '/v1/elements/customers?last=2', { token: h.tokens.admin })).json);
+    const last = RecordPagedListSchema.parse(
+      (await h.request('GET', '/v1/elements/customers?last=2', { token: h.tokens.admin })).json,
+    );
     expect(last.items.map((item) => item.data.Name)).toEqual(['Customer 5', 'Customer 6']);
     // An item's own cursor continues after it.
     const fromItem = RecordPagedListSchema.parse(
-      (await h.request('GET', `/v1/elements/customers?first=1&after=${encodeURIComponent(first.items[0]?.cursor ?? '')}`, { token: h.tokens.admin })).json,
+      (
+        await h.request(
+          'GET',
+          `/v1/elements/customers?first=1&after=${encodeURIComponent(first.items[0]?.cursor ?? '')}`,
+          { token: h.tokens.admin },
+        )
+      ).json,
     );
     expect(fromItem.items[0]?.data.Name).toBe('Customer 1');
   });
@@ -201,11 +299,23 @@ describe('search paging', () => {
     for (let i = 0; i < 9; i += 1) {
       await h.request('POST', '/v1/elements/customers', {
         token: h.tokens.admin,
-        body: { Name: `Sorted ${i}`, Plan: plans[i % 4] ?? 'Free', ...(i % 3 === 0 ? {} : { Seats: String(i % 4) }) },
+        body: {
+          Name: `Sorted ${i}`,
+          Plan: plans[i % 4] ?? 'Free',
+          ...(i % 3 === 0 ? {} : { Seats: String(i % 4) }),
+        },
       });
     }
     const filter = encodeURIComponent('Name=lk=Sorted');
-    const all = RecordPagedListSchema.parse((await h.request('GET', `/v1/elements/customers?filter=${filter}&sort=-Seats,Name&first=100`, { token: h.tokens.admin })).json);
+    const all = RecordPagedListSchema.parse(
+      (
+        await h.request(
+          'GET',
+          `/v1/elements/customers?filter=${filter}&sort=-Seats,Name&first=100`,
+          { token: h.tokens.admin },
+        )
+      ).json,
+    );
     const expected = all.items.map((item) => item.data.Name);
     expect(expected).toHaveLength(9);
     const seats = all.items.map((item) => item.data.Seats ?? null);
@@ -215,7 +325,11 @@ describe('search paging', () => {
     const collected: string[] = [];
     let after = '';
     for (let guard = 0; guard < 10; guard += 1) {
-      const res = await h.request('GET', `/v1/elements/customers?filter=${filter}&sort=-Seats,Name&first=2${after ? `&after=${encodeURIComponent(after)}` : ''}`, { token: h.tokens.admin });
+      const res = await h.request(
+        'GET',
+        `/v1/elements/customers?filter=${filter}&sort=-Seats,Name&first=2${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+        { token: h.tokens.admin },
+      );
       const page = RecordPagedListSchema.parse(res.json);
       collected.push(...page.items.map((item) => String(item.data.Name)));
       if (!page.paging.has_next_page) break;
@@ -226,7 +340,11 @@ describe('search paging', () => {
     const backwards: string[] = [];
     let before = '';
     for (let guard = 0; guard < 10; guard += 1) {
-      const res = await h.request('GET', `/v1/elements/customers?filter=${filter}&sort=-Seats,Name&last=2${before ? `&before=${encodeURIComponent(before)}` : ''}`, { token: h.tokens.admin });
+      const res = await h.request(
+        'GET',
+        `/v1/elements/customers?filter=${filter}&sort=-Seats,Name&last=2${before ? `&before=${encodeURIComponent(before)}` : ''}`,
+        { token: h.tokens.admin },
+      );
       const page = RecordPagedListSchema.parse(res.json);
       backwards.unshift(...page.items.map((item) => String(item.data.Name)));
       if (!page.paging.has_previous_page) break;
@@ -236,14 +354,20 @@ describe('search paging', () => {
   });
 
   it('sorts by Created At descending and by text', async () => {
-    const res = await h.request('GET', `/v1/elements/customers?sort=${encodeURIComponent('-Created At')}&first=1000`, { token: h.tokens.admin });
+    const res = await h.request(
+      'GET',
+      `/v1/elements/customers?sort=${encodeURIComponent('-Created At')}&first=1000`,
+      { token: h.tokens.admin },
+    );
     const list = RecordPagedListSchema.parse(res.json);
     const stamps = list.items.map((item) => String(item.data['Created At']));
     expect(stamps).toEqual([...stamps].sort().reverse());
   });
 
   it('rejects tampered, foreign and malformed paging parameters with 400', async () => {
-    const page = RecordPagedListSchema.parse((await h.request('GET', '/v1/elements/customers?first=1', { token: h.tokens.admin })).json);
+    const page = RecordPagedListSchema.parse(
+      (await h.request('GET', '/v1/elements/customers?first=1', { token: h.tokens.admin })).json,
+    );
     const cursor = page.paging.end_cursor ?? '';
     const [body = '', signature = ''] = cursor.split('.');
     const forged = `${Buffer.from(JSON.stringify({ k: [], s: 0 })).toString('base64url')}.${signature}`;
@@ -259,12 +383,16 @@ describe('search paging', () => {
       `sort=${encodeURIComponent('Nope')}`,
     ];
     for (const query of cases) {
-      const res = await h.request('GET', `/v1/elements/customers?${query}`, { token: h.tokens.admin });
+      const res = await h.request('GET', `/v1/elements/customers?${query}`, {
+        token: h.tokens.admin,
+      });
       expect(res.status, query).toBe(400);
       ProblemSchema.parse(res.json);
     }
     // A cursor from another list is refused too.
-    const foreign = await h.request('GET', `/v1/tasks/tasks?after=${encodeURIComponent(cursor)}`, { token: h.tokens.admin });
+    const foreign = await h.request('GET', `/v1/tasks/tasks?after=${encodeURIComponent(cursor)}`, {
+      token: h.tokens.admin,
+    });
     expect(foreign.status).toBe(400);
   });
 });

@@ -1,15 +1,16 @@
 // Related items: a symmetric relation between two records, stored in both directions so that each
 // side lists its relations with one index range scan.
-import { RelatedItemInputSchema } from '@wsc/api-client';
-import type { RelatedItem, RelatedPagedList, RecordTypeUpper } from '@wsc/api-client';
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 
+import type { RecordTypeUpper, RelatedItem, RelatedPagedList } from '@wsc/api-client';
+import { RelatedItemInputSchema } from '@wsc/api-client';
+
 import type { RecordsTable } from '../../db/schema.ts';
+import type { AppEnv } from '../../lib/types.ts';
 import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { allowedAliases, resolveRecord, resolveRecordById } from '../../lib/permissions.ts';
-import type { AppEnv } from '../../lib/types.ts';
 import { parseJsonBody } from '../../lib/validation.ts';
 
 const TYPE_UPPER: Record<RecordsTable['record_type'], RecordTypeUpper> = {
@@ -20,7 +21,12 @@ const TYPE_UPPER: Record<RecordsTable['record_type'], RecordTypeUpper> = {
 };
 
 function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(c, c.req.param('recordType') ?? '', c.req.param('alias') ?? '', c.req.param('id') ?? '');
+  return resolveRecord(
+    c,
+    c.req.param('recordType') ?? '',
+    c.req.param('alias') ?? '',
+    c.req.param('id') ?? '',
+  );
 }
 
 /**
@@ -72,12 +78,18 @@ export async function listRelated(c: Context<AppEnv>) {
 export async function addRelated(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const input = await parseJsonBody(c, RelatedItemInputSchema);
-  if (input.id === record.id) throw unprocessable([{ field: 'id', message: 'A record cannot be related to itself' }]);
+  if (input.id === record.id)
+    throw unprocessable([{ field: 'id', message: 'A record cannot be related to itself' }]);
   await assertTargetOpen(c, input.id);
   const target = await resolveRecordById(c, input.id);
   if (!target) throw unprocessable([{ field: 'id', message: `No record ${input.id}` }]);
   if (input.alias !== undefined && input.alias !== target.definition.alias) {
-    throw unprocessable([{ field: 'alias', message: `${input.id} belongs to ${target.definition.alias}, not ${input.alias}` }]);
+    throw unprocessable([
+      {
+        field: 'alias',
+        message: `${input.id} belongs to ${target.definition.alias}, not ${input.alias}`,
+      },
+    ]);
   }
   const { db } = c.var.deps;
   const at = new Date();
@@ -108,6 +120,7 @@ export async function removeRelated(c: Context<AppEnv>) {
       ]),
     )
     .executeTakeFirst();
-  if (Number(deleted.numDeletedRows) === 0) throw notFound(`${record.id} is not related to ${relatedId}`);
+  if (Number(deleted.numDeletedRows) === 0)
+    throw notFound(`${record.id} is not related to ${relatedId}`);
   return c.body(null, 200);
 }

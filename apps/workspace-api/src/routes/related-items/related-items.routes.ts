@@ -1,8 +1,14 @@
-import { PageQuerySchema, RecordTypeSchema, RelatedItemInputSchema, RelatedPagedListSchema } from '@wsc/api-client';
 import { z } from 'zod';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import {
+  PageQuerySchema,
+  RecordTypeSchema,
+  RelatedItemInputSchema,
+  RelatedPagedListSchema,
+} from '@wsc/api-client';
+
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 const recordParams = z.object({ recordType: RecordTypeSchema, alias: z.string(), id: z.string() });
 const denied = {
@@ -18,7 +24,11 @@ export const relatedItemsRoutes: RouteSpec[] = [
     tags: ['Related items'],
     params: recordParams,
     query: PageQuerySchema,
-    responses: { 200: { description: 'Related items', schema: RelatedPagedListSchema }, ...COMMON_ERRORS, ...denied },
+    responses: {
+      200: { description: 'Related items', schema: RelatedPagedListSchema },
+      ...COMMON_ERRORS,
+      ...denied,
+    },
   },
   {
     method: 'post',
@@ -40,6 +50,11 @@ export const relatedItemsRoutes: RouteSpec[] = [
     summary: 'Remove a relation (both directions); relatedId is the related record’s id',
     tags: ['Related items'],
     params: recordParams.extend({ relatedId: z.string() }),
-    responses: { 200: { description: 'Removed' }, ...COMMON_ERRORS, ...denied, 404: { description: 'Unknown record or relation' } },
+    responses: {
+      200: { description: 'Removed' },
+      ...COMMON_ERRORS,
+      ...denied,
+      404: { description: 'Unknown record or relation' },
+    },
   },
 ];

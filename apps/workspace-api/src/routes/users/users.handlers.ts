@@ -1,15 +1,16 @@
-import { CreateUserInputSchema } from '@wsc/api-client';
-import type { User, UserPagedList } from '@wsc/api-client';
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 
+import type { User, UserPagedList } from '@wsc/api-client';
+import { CreateUserInputSchema } from '@wsc/api-client';
+
+import type { FilterField } from '../../lib/rsql-sql.ts';
+import type { AppEnv } from '../../lib/types.ts';
 import { deactivateUser, insertUser } from '../../lib/credentials.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { requireAdmin } from '../../lib/permissions.ts';
 import { compileFilter } from '../../lib/rsql-sql.ts';
-import type { FilterField } from '../../lib/rsql-sql.ts';
-import type { AppEnv } from '../../lib/types.ts';
 import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 
@@ -19,7 +20,12 @@ const USER_FIELDS: FilterField[] = [
   { name: 'firstName', kind: 'text', expr: sql.ref('users.first_name') },
   { name: 'lastName', kind: 'text', expr: sql.ref('users.last_name') },
   { name: 'jobTitle', kind: 'text', expr: sql.ref('users.job_title') },
-  { name: 'status', kind: 'picklist', expr: sql.ref('users.status'), values: ['ACTIVE', 'INACTIVE'] },
+  {
+    name: 'status',
+    kind: 'picklist',
+    expr: sql.ref('users.status'),
+    values: ['ACTIVE', 'INACTIVE'],
+  },
 ];
 const resolveUserField = (selector: string) => USER_FIELDS.find((field) => field.name === selector);
 
@@ -40,7 +46,11 @@ export async function listUsers(c: Context<AppEnv>) {
         .limit(limit)
         .execute(),
     ),
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where(where).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
   ]);
   const body: UserPagedList = { paging, total: Number(count.n), items: rows.map(toUser) };
   return c.json(body);
@@ -51,8 +61,13 @@ export async function createUser(c: Context<AppEnv>) {
   requireAdmin(c, 'Only administrators may create users');
   const input = await parseJsonBody(c, CreateUserInputSchema);
   const { db } = c.var.deps;
-  const existing = await db.selectFrom('users').select('id').where('email_lower', '=', input.email.toLowerCase()).executeTakeFirst();
-  if (existing) throw unprocessable([{ field: 'email', message: 'A user with this email already exists' }]);
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email_lower', '=', input.email.toLowerCase())
+    .executeTakeFirst();
+  if (existing)
+    throw unprocessable([{ field: 'email', message: 'A user with this email already exists' }]);
   try {
     const row = await insertUser(db, {
       email: input.email,
@@ -73,7 +88,9 @@ export async function createUser(c: Context<AppEnv>) {
 /** `GET /v1/users/{userId}`. */
 export async function getUser(c: Context<AppEnv>) {
   const id = c.req.param('userId') ?? '';
-  const row = isUuid(id) ? await c.var.deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  const row = isUuid(id)
+    ? await c.var.deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+    : undefined;
   if (!row) throw notFound(`No user ${id}`);
   return c.json<User>(toUser(row));
 }

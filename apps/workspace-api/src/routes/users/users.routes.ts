@@ -1,8 +1,14 @@
-import { CreateUserInputSchema, PageQuerySchema, UserPagedListSchema, UserSchema } from '@wsc/api-client';
 import { z } from 'zod';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import {
+  CreateUserInputSchema,
+  PageQuerySchema,
+  UserPagedListSchema,
+  UserSchema,
+} from '@wsc/api-client';
+
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 const userId = z.object({ userId: z.uuid() });
 
@@ -34,7 +40,11 @@ export const usersRoutes: RouteSpec[] = [
     summary: 'Get a user',
     tags: ['Users'],
     params: userId,
-    responses: { 200: { description: 'User', schema: UserSchema }, ...COMMON_ERRORS, 404: { description: 'No such user' } },
+    responses: {
+      200: { description: 'User', schema: UserSchema },
+      ...COMMON_ERRORS,
+      404: { description: 'No such user' },
+    },
   },
   {
     method: 'post',

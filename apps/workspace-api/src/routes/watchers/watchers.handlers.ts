@@ -1,25 +1,34 @@
 // Watchers: users following a record. Changes name users by email; all-or-nothing.
 import { randomUUID } from 'node:crypto';
-
-import { WatcherListInputSchema } from '@wsc/api-client';
-import type { FieldProblem, Watcher, WatcherPagedList } from '@wsc/api-client';
 import type { Context } from 'hono';
 
+import type { FieldProblem, Watcher, WatcherPagedList } from '@wsc/api-client';
+import { WatcherListInputSchema } from '@wsc/api-client';
+
+import type { AppEnv } from '../../lib/types.ts';
 import { unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
-import type { AppEnv } from '../../lib/types.ts';
 import { parseJsonBody } from '../../lib/validation.ts';
 
 function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(c, c.req.param('recordType') ?? '', c.req.param('alias') ?? '', c.req.param('id') ?? '');
+  return resolveRecord(
+    c,
+    c.req.param('recordType') ?? '',
+    c.req.param('alias') ?? '',
+    c.req.param('id') ?? '',
+  );
 }
 
 /**
  * Resolves `users[]` emails (case-insensitive) to user ids, or throws one 422 naming every email
  * that is unknown (or, when `activeOnly`, not of an active user).
  */
-async function resolveEmails(c: Context<AppEnv>, emails: string[], activeOnly: boolean): Promise<string[]> {
+async function resolveEmails(
+  c: Context<AppEnv>,
+  emails: string[],
+  activeOnly: boolean,
+): Promise<string[]> {
   const lowered = emails.map((email) => email.trim().toLowerCase());
   const rows = await c.var.deps.db
     .selectFrom('users')
@@ -30,12 +39,20 @@ async function resolveEmails(c: Context<AppEnv>, emails: string[], activeOnly: b
   const problems: FieldProblem[] = [];
   lowered.forEach((email, index) => {
     const user = byEmail.get(email);
-    if (!user) problems.push({ field: `users[${index}]`, message: `No user with email ${emails[index] ?? ''}` });
+    if (!user)
+      problems.push({
+        field: `users[${index}]`,
+        message: `No user with email ${emails[index] ?? ''}`,
+      });
     else if (activeOnly && user.status !== 'ACTIVE') {
-      problems.push({ field: `users[${index}]`, message: `${emails[index] ?? ''} is not an active user` });
+      problems.push({
+        field: `users[${index}]`,
+        message: `${emails[index] ?? ''} is not an active user`,
+      });
     }
   });
-  if (problems.length > 0) throw unprocessable(problems, 'Some users cannot be used; nothing was changed');
+  if (problems.length > 0)
+    throw unprocessable(problems, 'Some users cannot be used; nothing was changed');
   return [...new Set(lowered.map((email) => byEmail.get(email)?.id ?? ''))];
 }
 
@@ -57,11 +74,21 @@ export async function listWatchers(c: Context<AppEnv>) {
         .limit(limit)
         .execute(),
     ),
-    db.selectFrom('watchers').select((eb) => eb.fn.countAll<number>().as('n')).where('record_id', '=', record.id).executeTakeFirst(),
+    db
+      .selectFrom('watchers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('record_id', '=', record.id)
+      .executeTakeFirst(),
   ]);
   const items: Watcher[] = rows.map((row) => ({
     id: row.id,
-    target: { id: row.user_id, type: 'User', firstName: row.first_name, lastName: row.last_name, email: row.email },
+    target: {
+      id: row.user_id,
+      type: 'User',
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+    },
   }));
   const body: WatcherPagedList = { paging, total: Number(count?.n ?? 0), items };
   return c.json(body);
@@ -76,7 +103,14 @@ export async function addWatchers(c: Context<AppEnv>) {
   // One statement: all or nothing; users already watching are left as they are.
   await c.var.deps.db
     .insertInto('watchers')
-    .values(userIds.map((userId) => ({ id: randomUUID(), record_id: record.id, user_id: userId, created_at: at })))
+    .values(
+      userIds.map((userId) => ({
+        id: randomUUID(),
+        record_id: record.id,
+        user_id: userId,
+        created_at: at,
+      })),
+    )
     .onConflict((oc) => oc.columns(['record_id', 'user_id']).doNothing())
     .execute();
   return c.body(null, 201);
@@ -90,6 +124,10 @@ export async function removeWatchers(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const input = await parseJsonBody(c, WatcherListInputSchema);
   const userIds = await resolveEmails(c, input.users, false);
-  await c.var.deps.db.deleteFrom('watchers').where('record_id', '=', record.id).where('user_id', 'in', userIds).execute();
+  await c.var.deps.db
+    .deleteFrom('watchers')
+    .where('record_id', '=', record.id)
+    .where('user_id', 'in', userIds)
+    .execute();
   return c.body(null, 200);
 }

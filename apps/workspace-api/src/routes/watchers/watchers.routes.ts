@@ -1,11 +1,20 @@
-import { PageQuerySchema, RecordTypeSchema, WatcherListInputSchema, WatcherPagedListSchema } from '@wsc/api-client';
 import { z } from 'zod';
 
-import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import {
+  PageQuerySchema,
+  RecordTypeSchema,
+  WatcherListInputSchema,
+  WatcherPagedListSchema,
+} from '@wsc/api-client';
+
 import type { RouteSpec } from '../../lib/openapi.ts';
+import { COMMON_ERRORS } from '../../lib/openapi.ts';
 
 const recordParams = z.object({ recordType: RecordTypeSchema, alias: z.string(), id: z.string() });
-const denied = { 403: { description: 'The definition is not open to the caller' }, 404: { description: 'Unknown definition or record' } };
+const denied = {
+  403: { description: 'The definition is not open to the caller' },
+  404: { description: 'Unknown definition or record' },
+};
 
 export const watchersRoutes: RouteSpec[] = [
   {
@@ -15,7 +24,11 @@ export const watchersRoutes: RouteSpec[] = [
     tags: ['Watchers'],
     params: recordParams,
     query: PageQuerySchema,
-    responses: { 200: { description: 'Watchers', schema: WatcherPagedListSchema }, ...COMMON_ERRORS, ...denied },
+    responses: {
+      200: { description: 'Watchers', schema: WatcherPagedListSchema },
+      ...COMMON_ERRORS,
+      ...denied,
+    },
   },
   {
     method: 'post',
@@ -24,7 +37,12 @@ export const watchersRoutes: RouteSpec[] = [
     tags: ['Watchers'],
     params: recordParams,
     body: { schema: WatcherListInputSchema },
-    responses: { 201: { description: 'Added' }, ...COMMON_ERRORS, ...denied, 422: { description: 'Unknown or inactive emails (`users[i]`); nothing changed' } },
+    responses: {
+      201: { description: 'Added' },
+      ...COMMON_ERRORS,
+      ...denied,
+      422: { description: 'Unknown or inactive emails (`users[i]`); nothing changed' },
+    },
   },
   {
     method: 'delete',
@@ -33,6 +51,11 @@ export const watchersRoutes: RouteSpec[] = [
     tags: ['Watchers'],
     params: recordParams,
     body: { schema: WatcherListInputSchema },
-    responses: { 200: { description: 'Removed' }, ...COMMON_ERRORS, ...denied, 422: { description: 'Unknown emails (`users[i]`); nothing changed' } },
+    responses: {
+      200: { description: 'Removed' },
+      ...COMMON_ERRORS,
+      ...denied,
+      422: { description: 'Unknown emails (`users[i]`); nothing changed' },
+    },
   },
 ];

@@ -1,8 +1,9 @@
-import { ProblemSchema, WatcherPagedListSchema } from '@wsc/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHarness } from '../../../test/harness.ts';
+import { ProblemSchema, WatcherPagedListSchema } from '@wsc/api-client';
+
 import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
 import { insertRecords } from '../../lib/records.ts';
 
 let h: Harness;
@@ -13,7 +14,12 @@ beforeAll(async () => {
   h = await createHarness();
   const definition = h.deps.workspace.find('apps', 'support-tickets');
   if (!definition) throw new Error('no tickets');
-  const [row] = await insertRecords(h.db, definition, [{ Title: 'Watch me', Status: 'New' }], h.users.admin.email);
+  const [row] = await insertRecords(
+    h.db,
+    definition,
+    [{ Title: 'Watch me', Status: 'New' }],
+    h.users.admin.email,
+  );
   ticket = row?.id ?? '';
   url = `/v1/apps/support-tickets/${ticket}/watchers`;
 });
@@ -27,14 +33,36 @@ async function list(query = '') {
 
 describe('watchers', () => {
   it('adds watchers by email (case-insensitive), lists them as User targets, and re-adding is a no-op', async () => {
-    const added = await h.request('POST', url, { token: h.tokens.member, body: { users: ['ADMIN@example.com', 'agent@example.com'] } });
+    const added = await h.request('POST', url, {
+      token: h.tokens.member,
+      body: { users: ['ADMIN@example.com', 'agent@example.com'] },
+    });
     expect(added.status).toBe(201);
-    expect((await h.request('POST', url, { token: h.tokens.member, body: { users: ['admin@example.com'] } })).status).toBe(201);
+    expect(
+      (
+        await h.request('POST', url, {
+          token: h.tokens.member,
+          body: { users: ['admin@example.com'] },
+        })
+      ).status,
+    ).toBe(201);
     const page = await list();
     expect(page.total).toBe(2);
     expect(page.items.map((item) => item.target)).toEqual([
-      { id: h.users.admin.id, type: 'User', firstName: 'Ada', lastName: 'Admin', email: 'admin@example.com' },
-      { id: h.users.member.id, type: 'User', firstName: 'Sam', lastName: 'Agent', email: 'agent@example.com' },
+      {
+        id: h.users.admin.id,
+        type: 'User',
+        firstName: 'Ada',
+        lastName: 'Admin',
+        email: 'admin@example.com',
+      },
+      {
+        id: h.users.member.id,
+        type: 'User',
+        firstName: 'Sam',
+        lastName: 'Agent',
+        email: 'agent@example.com',
+      },
     ]);
   });
 
@@ -54,33 +82,83 @@ describe('watchers', () => {
       body: { users: ['billing@example.com', 'nobody@example.com', 'gone@example.com'] },
     });
     expect(res.status).toBe(422);
-    expect(ProblemSchema.parse(res.json).errors?.map((e) => e.field)).toEqual(['users[1]', 'users[2]']);
-    expect((await list()).items.map((item) => item.target.email)).not.toContain('billing@example.com');
+    expect(ProblemSchema.parse(res.json).errors?.map((e) => e.field)).toEqual([
+      'users[1]',
+      'users[2]',
+    ]);
+    expect((await list()).items.map((item) => item.target.email)).not.toContain(
+      'billing@example.com',
+    );
     for (const body of [{ users: [] }, { users: 'a@b.c' }, {}]) {
       expect((await h.request('POST', url, { token: h.tokens.member, body })).status).toBe(422);
     }
   });
 
   it('removes with a JSON DELETE body (200); unknown emails -> 422 and nothing removed', async () => {
-    const bad = await h.request('DELETE', url, { token: h.tokens.member, body: { users: ['admin@example.com', 'nobody@example.com'] } });
+    const bad = await h.request('DELETE', url, {
+      token: h.tokens.member,
+      body: { users: ['admin@example.com', 'nobody@example.com'] },
+    });
     expect(bad.status).toBe(422);
     expect(ProblemSchema.parse(bad.json).errors?.[0]?.field).toBe('users[1]');
     expect((await list()).total).toBe(2);
-    expect((await h.request('DELETE', url, { token: h.tokens.member, body: { users: ['admin@example.com'] } })).status).toBe(200);
+    expect(
+      (
+        await h.request('DELETE', url, {
+          token: h.tokens.member,
+          body: { users: ['admin@example.com'] },
+        })
+      ).status,
+    ).toBe(200);
     expect((await list()).items.map((item) => item.target.email)).toEqual(['agent@example.com']);
     // Removing someone who does not watch is fine.
-    expect((await h.request('DELETE', url, { token: h.tokens.member, body: { users: ['admin@example.com'] } })).status).toBe(200);
+    expect(
+      (
+        await h.request('DELETE', url, {
+          token: h.tokens.member,
+          body: { users: ['admin@example.com'] },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('lets a deactivated user’s stale watch be removed', async () => {
-    await h.db.insertInto('watchers').values({ id: crypto.randomUUID(), record_id: ticket, user_id: h.users.inactive.id, created_at: new Date() }).execute();
-    expect((await h.request('DELETE', url, { token: h.tokens.member, body: { users: ['gone@example.com'] } })).status).toBe(200);
+    await h.db
+      .insertInto('watchers')
+      .values({
+        id: crypto.randomUUID(),
+        record_id: ticket,
+        user_id: h.users.inactive.id,
+        created_at: new Date(),
+      })
+      .execute();
+    expect(
+      (
+        await h.request('DELETE', url, {
+          token: h.tokens.member,
+          body: { users: ['gone@example.com'] },
+        })
+      ).status,
+    ).toBe(200);
     expect((await list()).items.map((item) => item.target.email)).toEqual(['agent@example.com']);
   });
 
   it('guards access: 403 for a closed definition, 404 for an unknown record', async () => {
     expect((await h.request('GET', url, { token: h.tokens.billing })).status).toBe(403);
-    expect((await h.request('POST', url, { token: h.tokens.billing, body: { users: ['billing@example.com'] } })).status).toBe(403);
-    expect((await h.request('GET', '/v1/apps/support-tickets/SUP-9999/watchers', { token: h.tokens.member })).status).toBe(404);
+    expect(
+      (
+        await h.request('POST', url, {
+          token: h.tokens.billing,
+          body: { users: ['billing@example.com'] },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await h.request('GET', '/v1/apps/support-tickets/SUP-9999/watchers', {
+          token: h.tokens.member,
+        })
+      ).status,
+    ).toBe(404);
   });
 });
