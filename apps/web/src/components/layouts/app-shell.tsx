@@ -1,0 +1,133 @@
+import { Link } from '@tanstack/react-router';
+import { LogOut, Monitor, Moon, Sun } from 'lucide-react';
+
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { useTheme } from '@/lib/theme.ts';
+
+export interface ShellUser {
+  firstName: string;
+  lastName: string;
+  email: string;
+  role?: string | undefined;
+}
+
+function initials(user: ShellUser): string {
+  return (
+    `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase() ||
+    user.email.charAt(0).toUpperCase()
+  );
+}
+
+/**
+ * The signed-in frame: a skip link, the left sidebar (navigation slot), and the top bar with the
+ * user, their region, the theme menu and sign-out.
+ */
+export function AppShell({
+  user,
+  region,
+  sidebar,
+  onSignOut,
+  signingOut,
+  children,
+}: {
+  user: ShellUser;
+  region: string;
+  sidebar: React.ReactNode;
+  onSignOut: () => void;
+  signingOut?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="bg-background flex h-dvh overflow-hidden">
+      <a
+        href="#main"
+        className="bg-primary text-primary-foreground sr-only z-50 rounded-md px-3 py-2 focus:not-sr-only focus:absolute focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <aside className="border-sidebar-border bg-sidebar text-sidebar-foreground hidden w-60 shrink-0 flex-col border-r md:flex">
+        <div className="border-sidebar-border flex h-12 items-center gap-2 border-b px-4">
+          <Link
+            to="/"
+            className="focus-visible:ring-ring/50 flex items-center gap-2 rounded-sm font-semibold outline-none focus-visible:ring-[3px]"
+          >
+            <img src="/favicon.svg" alt="" className="size-5" />
+            <span>Workspace Console</span>
+          </Link>
+        </div>
+        <nav aria-label="Records" className="min-h-0 flex-1 overflow-y-auto px-2 py-3">
+          {sidebar}
+        </nav>
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-12 shrink-0 items-center gap-3 border-b px-4">
+          <Link to="/" className="font-semibold md:hidden">
+            Workspace Console
+          </Link>
+          <div className="ml-auto flex items-center gap-2">
+            <Badge variant="outline" title="API region" data-testid="region-badge">
+              Region: {region}
+            </Badge>
+            <ThemeSwitch />
+            <div className="flex items-center gap-2 pl-1">
+              <span
+                aria-hidden="true"
+                className="bg-primary text-primary-foreground flex size-7 items-center justify-center rounded-full text-xs font-semibold"
+              >
+                {initials(user)}
+              </span>
+              <div className="hidden flex-col leading-tight sm:flex">
+                <span className="text-sm font-medium" data-testid="signed-in-user">
+                  {user.firstName} {user.lastName}
+                </span>
+                <span className="text-muted-foreground text-xs">
+                  {user.email}
+                  {user.role ? ` · ${user.role.toLowerCase()}` : ''}
+                </span>
+              </div>
+            </div>
+            <Button variant="ghost" size="sm" onClick={onSignOut} disabled={signingOut}>
+              <LogOut aria-hidden="true" />
+              Sign out
+            </Button>
+          </div>
+        </header>
+        <main id="main" className="flex min-h-0 flex-1 flex-col" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+const THEME_OPTIONS = [
+  { value: 'light', label: 'Light', Icon: Sun },
+  { value: 'dark', label: 'Dark', Icon: Moon },
+  { value: 'system', label: 'System', Icon: Monitor },
+] as const;
+
+/**
+ * Light, dark, or follow the system (the default); persisted in localStorage. A segmented control
+ * of toggle buttons rather than a menu: one click, and no popover code in the first-load bundle.
+ */
+export function ThemeSwitch() {
+  const { choice, setTheme } = useTheme();
+  return (
+    <div role="group" aria-label="Theme" className="inline-flex rounded-md border p-0.5">
+      {THEME_OPTIONS.map(({ value, label, Icon }) => (
+        <button
+          key={value}
+          type="button"
+          aria-pressed={choice === value}
+          aria-label={`${label} theme`}
+          title={`${label} theme`}
+          onClick={() => setTheme(value)}
+          className="text-muted-foreground hover:text-foreground focus-visible:ring-ring/50 aria-pressed:bg-secondary aria-pressed:text-foreground inline-flex size-7 items-center justify-center rounded-sm outline-none focus-visible:ring-[3px]"
+        >
+          <Icon aria-hidden="true" className="size-4" />
+        </button>
+      ))}
+    </div>
+  );
+}

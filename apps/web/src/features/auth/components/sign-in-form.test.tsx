@@ -1,0 +1,99 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse, renderWithQuery } from '@/testing/render.tsx';
+
+import { SignInForm } from './sign-in-form.tsx';
+
+const config = {
+  regions: [
+    { id: 'default', label: 'US (default)' },
+    { id: 'eu', label: 'EU' },
+  ],
+  maxUploadBytes: 1,
+};
+
+function mockBff(login: () => Response) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = String(input);
+    if (url === '/bff/config') return jsonResponse(config);
+    if (url === '/bff/login') return login();
+    throw new Error(`unexpected ${url}`);
+  });
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('SignInForm', () => {
+  it('is a password-manager friendly form that posts the credentials with X-CSRF', async () => {
+    const fetchMock = mockBff(() =>
+      jsonResponse({
+        user: {
+          id: '00000000-0000-4000-8000-000000000001',
+          email: 'a@x.io',
+          firstName: 'A',
+          lastName: 'B',
+          status: 'ACTIVE',
+        },
+        region: 'eu',
+      }),
+    );
+    const onSignedIn = vi.fn();
+    const { user } = renderWithQuery(<SignInForm onSignedIn={onSignedIn} />);
+    expect(screen.getByLabelText('Client ID')).toHaveAttribute('autocomplete', 'username');
+    expect(screen.getByLabelText('Client secret')).toHaveAttribute(
+      'autocomplete',
+      'current-password',
+    );
+    expect(screen.getByLabelText('Client secret')).toHaveAttribute('type', 'password');
+    await screen.findByRole('option', { name: 'EU' });
+    await user.type(screen.getByLabelText('Client ID'), 'cid');
+    await user.type(screen.getByLabelText('Client secret'), 's3cret');
+    await user.selectOptions(screen.getByLabelText('Region'), 'eu');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await vi.waitFor(() => expect(onSignedIn).toHaveBeenCalled());
+    const call = fetchMock.mock.calls.find(([url]) => url === '/bff/login');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+      clientId: 'cid',
+      clientSecret: 's3cret',
+      region: 'eu',
+    });
+    expect(new Headers(call?.[1]?.headers).get('X-CSRF')).toBe('1');
+  });
+
+  it('says plainly when the credentials are wrong', async () => {
+    mockBff(() => jsonResponse({ type: 'about:blank', title: 'Unauthorized', status: 401 }, 401));
+    const { user } = renderWithQuery(<SignInForm onSignedIn={() => undefined} />);
+    await user.type(screen.getByLabelText('Client ID'), 'cid');
+    await user.type(screen.getByLabelText('Client secret'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The client ID or client secret is not correct',
+    );
+  });
+
+  it('shows the wait from Retry-After when rate limited', async () => {
+    mockBff(() =>
+      jsonResponse({ type: 'about:blank', title: 'Too Many Requests', status: 429 }, 429, {
+        'Retry-After': '30',
+      }),
+    );
+    const { user } = renderWithQuery(<SignInForm onSignedIn={() => undefined} />);
+    await user.type(screen.getByLabelText('Client ID'), 'cid');
+    await user.type(screen.getByLabelText('Client secret'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many sign-in attempts. Try again in 30 s.',
+    );
+  });
+
+  it('asks for missing fields without calling the server', async () => {
+    const fetchMock = mockBff(() => jsonResponse({}));
+    const { user } = renderWithQuery(<SignInForm onSignedIn={() => undefined} />);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByLabelText('Client ID')).toHaveAccessibleDescription('Enter your client ID');
+    expect(fetchMock.mock.calls.some(([url]) => url === '/bff/login')).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+import { queryOptions } from '@tanstack/react-query';
+
+import type { Definition, RecordType } from '@wsc/api-client';
+
+import { api } from '@/lib/api.ts';
+
+/**
+ * `GET /v1/definitions`: every definition the signed-in user may see.
+ *
+ * @example
+ * const { data } = useSuspenseQuery(definitionsQueryOptions());
+ */
+export function definitionsQueryOptions() {
+  return queryOptions({
+    queryKey: ['definitions'],
+    queryFn: ({ signal }) => api.listDefinitions({ signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * The number of records of one definition: a one-item search reads `total` cheaply.
+ *
+ * @example
+ * const { data: count } = useQuery(recordCountQueryOptions('apps', 'support-tickets'));
+ */
+export function recordCountQueryOptions(recordType: RecordType, alias: string) {
+  return queryOptions({
+    queryKey: ['record-count', recordType, alias],
+    queryFn: async ({ signal }) =>
+      (await api.searchRecords(recordType, alias, { first: 1, signal })).total,
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * Finds one definition by record type and alias.
+ *
+ * @example
+ * findDefinition(list.items, 'apps', 'support-tickets')?.name; // 'Support Tickets'
+ */
+export function findDefinition(
+  definitions: Definition[],
+  recordType: string,
+  alias: string,
+): Definition | undefined {
+  return definitions.find((d) => d.recordType === recordType && d.alias === alias);
+}
+
+/** Human labels for the record types, in navigation order. */
+export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
+  apps: 'Apps',
+  elements: 'Elements',
+  tasks: 'Tasks',
+  transactions: 'Transactions',
+};

@@ -1,0 +1,102 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+
+import type { Definition, RecordType } from '@wsc/api-client';
+
+import { formatCount } from '@/lib/format.ts';
+
+import { RECORD_TYPE_LABELS, recordCountQueryOptions } from '../api/get-definitions.ts';
+
+function Count({ definition }: { definition: Definition }) {
+  const query = useQuery(
+    recordCountQueryOptions(definition.recordType as RecordType, definition.alias),
+  );
+  if (query.data === undefined) return null;
+  return (
+    <span
+      className="text-muted-foreground ml-auto text-xs tabular-nums"
+      data-testid="definition-count"
+    >
+      {formatCount(query.data)}
+      <span className="sr-only"> records</span>
+    </span>
+  );
+}
+
+/**
+ * The sidebar: definitions grouped by record type, each with its record count.
+ */
+export function DefinitionNav({ definitions }: { definitions: Definition[] }) {
+  const types = (Object.keys(RECORD_TYPE_LABELS) as RecordType[]).filter((type) =>
+    definitions.some((d) => d.recordType === type),
+  );
+  if (types.length === 0) {
+    return (
+      <p className="text-muted-foreground px-2 text-sm">No record types are shared with you yet.</p>
+    );
+  }
+  return (
+    <div className="grid gap-4">
+      {types.map((type) => (
+        <section key={type} aria-labelledby={`nav-${type}`}>
+          <h2 id={`nav-${type}`} className="text-muted-foreground px-2 pb-1 text-xs font-medium">
+            {RECORD_TYPE_LABELS[type]}
+          </h2>
+          <ul className="grid gap-0.5">
+            {definitions
+              .filter((d) => d.recordType === type)
+              .map((definition) => (
+                <li key={definition.alias}>
+                  <Link
+                    to="/records/$recordType/$alias"
+                    params={{ recordType: definition.recordType, alias: definition.alias }}
+                    search={{}}
+                    activeOptions={{ includeSearch: false }}
+                    className="hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-ring/50 aria-[current=page]:bg-sidebar-accent aria-[current=page]:text-sidebar-accent-foreground flex items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none focus-visible:ring-[3px] aria-[current=page]:font-medium"
+                  >
+                    <span className="bg-secondary text-secondary-foreground flex size-5 items-center justify-center rounded font-mono text-[10px] font-semibold">
+                      {definition.handle.slice(0, 2)}
+                    </span>
+                    <span className="truncate">{definition.name}</span>
+                    <Count definition={definition} />
+                  </Link>
+                </li>
+              ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The home page's cards: one per definition with its count, linking to its list.
+ */
+export function DefinitionCards({ definitions }: { definitions: Definition[] }) {
+  return (
+    <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
+      {definitions.map((definition) => (
+        <li key={`${definition.recordType}/${definition.alias}`}>
+          <Link
+            to="/records/$recordType/$alias"
+            params={{ recordType: definition.recordType, alias: definition.alias }}
+            search={{}}
+            className="bg-card hover:bg-accent/50 focus-visible:ring-ring/50 flex flex-col gap-2 rounded-lg border p-4 shadow-xs transition-colors outline-none focus-visible:ring-[3px]"
+          >
+            <span className="flex items-center gap-2">
+              <span className="bg-secondary text-secondary-foreground rounded px-1.5 py-0.5 font-mono text-xs font-semibold">
+                {definition.handle}
+              </span>
+              <span className="font-medium">{definition.name}</span>
+              <Count definition={definition} />
+            </span>
+            <span className="text-muted-foreground text-xs">
+              {RECORD_TYPE_LABELS[definition.recordType as RecordType]} · {definition.fields.length}{' '}
+              fields
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,165 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import type { RecordData } from '@wsc/api-client';
+
+import { jsonResponse, renderWithQuery, ticketsDefinition } from '@/testing/render.tsx';
+
+import { RecordsTable } from './records-table.tsx';
+import { RecordsView } from './records-view.tsx';
+
+function page(rows: RecordData[], total: number, next: string | null) {
+  return {
+    paging: {
+      has_previous_page: false,
+      start_cursor: null,
+      end_cursor: next,
+      has_next_page: next !== null,
+    },
+    total,
+    items: rows.map((data, i) => ({ cursor: `c${i}`, data })),
+  };
+}
+
+function ticket(n: number): RecordData {
+  return {
+    id: `SUP-${n}`,
+    Title: `Ticket ${n}`,
+    Status: 'Open',
+    Priority: String(n % 5),
+    'Created At': '2024-01-01T00:00:00.000Z',
+    'Created By': 'a@x.io',
+    'Updated At': '2024-07-01T12:30:00.000Z',
+    'Updated By': 'a@x.io',
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+// jsdom has no layout: give the table's scroll container a 1280x800 box, as a browser would.
+const descriptors = {
+  clientHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight'),
+  clientWidth: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth'),
+};
+beforeAll(() => {
+  const sized = (el: HTMLElement, size: number) =>
+    el.dataset.testid === 'records-scroll' ? size : 0;
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return sized(this, 800);
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return sized(this, 1280);
+    },
+  });
+});
+afterAll(() => {
+  for (const [key, descriptor] of Object.entries(descriptors)) {
+    if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor);
+  }
+});
+
+const noop = () => undefined;
+
+describe('RecordsView', () => {
+  it('shows a 5xx plainly with a retry that recovers', async () => {
+    let calls = 0;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+      calls += 1;
+      if (calls === 1)
+        return jsonResponse(
+          { type: 'about:blank', title: 'Service Unavailable', status: 503 },
+          503,
+        );
+      return jsonResponse(page([ticket(1), ticket(2)], 2, null));
+    });
+    const { user } = renderWithQuery(
+      <RecordsView
+        definition={ticketsDefinition}
+        search={{}}
+        onSearchChange={noop}
+        onOpen={noop}
+        onCreate={noop}
+        recordHref={(id) => `/x/${id}`}
+      />,
+    );
+    // The query client retries 5xx once before showing the error.
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
+    expect(alert).toHaveTextContent('The service had a problem');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('link', { name: 'SUP-1' })).toBeInTheDocument();
+    expect(screen.getByTestId('records-status')).toHaveTextContent('2 loaded of 2 records');
+  });
+
+  it('sends filter, sort and cursor from the URL state to the API', async () => {
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(jsonResponse(page([], 0, null)));
+    renderWithQuery(
+      <RecordsView
+        definition={ticketsDefinition}
+        search={{ filter: 'Status==Open', sort: '-Priority', cursor: 'abc' }}
+        onSearchChange={noop}
+        onOpen={noop}
+        onCreate={noop}
+        recordHref={(id) => `/x/${id}`}
+      />,
+    );
+    expect(await screen.findByText('No records match this filter')).toBeInTheDocument();
+    const url = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://localhost');
+    expect(url.pathname).toBe('/api/v1/apps/support-tickets');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      filter: 'Status==Open',
+      sort: '-Priority',
+      first: '100',
+      after: 'abc',
+    });
+  });
+});
+
+describe('RecordsTable', () => {
+  it('keeps only a screenful of 10,000 rows in the DOM and marks the sort with aria-sort', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => ticket(i + 1));
+    const onSort = vi.fn();
+    const onOpen = vi.fn();
+    const { user } = renderWithQuery(
+      <RecordsTable
+        definition={ticketsDefinition}
+        rows={rows}
+        columns={['id', 'Title', 'Priority', 'Updated At']}
+        sort="-Priority"
+        onSort={onSort}
+        onOpen={onOpen}
+        recordHref={(id) => `/x/${id}`}
+      />,
+    );
+    const bodyRows = screen.getAllByRole('row').slice(1);
+    expect(bodyRows.length).toBeGreaterThan(10);
+    expect(bodyRows.length).toBeLessThan(80);
+    expect(screen.getByRole('columnheader', { name: 'Priority' })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+    expect(screen.getByRole('columnheader', { name: 'Title' })).toHaveAttribute(
+      'aria-sort',
+      'none',
+    );
+    await user.click(screen.getByRole('button', { name: 'Title' }));
+    expect(onSort).toHaveBeenCalledWith('Title');
+    const first = bodyRows[0];
+    if (!first) throw new Error('no row');
+    await user.click(within(first).getByText('Ticket 1'));
+    await waitFor(() => expect(onOpen).toHaveBeenCalledWith('SUP-1'));
+    // Updated At renders in the viewer's zone (Europe/Paris here): 12:30 UTC is 14:30 local.
+    expect(within(first).getByText(/14:30|2:30/)).toHaveAttribute(
+      'datetime',
+      '2024-07-01T12:30:00.000Z',
+    );
+  });
+});

@@ -1,0 +1,269 @@
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { ChevronRight, FilterX, ListFilter, Loader2, Plus, SearchX } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+
+import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+
+import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { formatCount } from '@/lib/format.ts';
+
+import type { RecordListSearch } from '../lib/search-params.ts';
+import { recordSearchQueryOptions } from '../api/records.ts';
+import { allFields, defaultColumns } from '../lib/columns.ts';
+import { countConditions, rsqlToGroup } from '../lib/filter-model.ts';
+import { nextSort } from '../lib/search-params.ts';
+import { ColumnChooser } from './column-chooser.tsx';
+import { FilterBuilder } from './filter-builder.tsx';
+import { RecordsTable } from './records-table.tsx';
+
+export interface RecordsViewProps {
+  definition: Definition;
+  search: RecordListSearch;
+  /** Merges a change into the URL's search params (a new history entry). */
+  onSearchChange: (patch: Partial<RecordListSearch>) => void;
+  onOpen: (id: string) => void;
+  onCreate: () => void;
+  recordHref: (id: string) => string;
+  activeId?: string | undefined;
+}
+
+function filterCount(filter: string | undefined): number | null {
+  if (!filter) return 0;
+  try {
+    return countConditions(rsqlToGroup(filter));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The list page of one definition: toolbar (filter, columns, new), the filter builder, the
+ * virtualized table with cursor paging, and every loading, empty and error state in place.
+ */
+export function RecordsView({
+  definition,
+  search,
+  onSearchChange,
+  onOpen,
+  onCreate,
+  recordHref,
+  activeId,
+}: RecordsViewProps) {
+  const recordType = definition.recordType as RecordType;
+  const fields = useMemo(() => allFields(definition), [definition]);
+  const columns = useMemo(() => {
+    const known = new Set(fields.map((f) => f.name));
+    const chosen = (search.cols ?? defaultColumns(definition)).filter((name) => known.has(name));
+    return chosen.includes('id') ? chosen : ['id', ...chosen];
+  }, [search.cols, fields, definition]);
+  const [filterOpen, setFilterOpen] = useState(false);
+
+  const query = useInfiniteQuery({
+    ...recordSearchQueryOptions(recordType, definition.alias, search),
+    placeholderData: keepPreviousData,
+  });
+  const rows = useMemo<RecordData[]>(
+    () => query.data?.pages.flatMap((page) => page.items.map((item) => item.data)) ?? [],
+    [query.data],
+  );
+  const total = query.data?.pages[0]?.total;
+  const lastPage = query.data?.pages[query.data.pages.length - 1];
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const activeFilters = filterCount(search.filter);
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex flex-wrap items-center gap-2 border-b px-6 py-2.5">
+        <Button
+          variant={search.filter ? 'secondary' : 'outline'}
+          size="sm"
+          aria-expanded={filterOpen}
+          aria-controls="records-filter"
+          onClick={() => setFilterOpen((open) => !open)}
+        >
+          <ListFilter aria-hidden="true" />
+          Filter
+          {search.filter && (
+            <Badge variant="default" className="h-5 min-w-5 px-1.5 tabular-nums">
+              {activeFilters ?? '!'}
+            </Badge>
+          )}
+        </Button>
+        {search.filter && (
+          <>
+            <code
+              className="bg-muted text-muted-foreground max-w-[40ch] truncate rounded-md px-2 py-1 font-mono text-xs"
+              title={search.filter}
+              data-testid="active-filter"
+            >
+              {search.filter}
+            </code>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => onSearchChange({ filter: undefined, cursor: undefined })}
+            >
+              <FilterX aria-hidden="true" />
+              Clear
+            </Button>
+          </>
+        )}
+        <div className="ml-auto flex items-center gap-2">
+          {query.isFetching && !query.isFetchingNextPage && !query.isPending && (
+            <span role="status" className="text-muted-foreground">
+              <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+              <span className="sr-only">Updating</span>
+            </span>
+          )}
+          <ColumnChooser
+            fields={fields}
+            columns={columns}
+            onChange={(cols) => onSearchChange({ cols })}
+            onReset={() => onSearchChange({ cols: undefined })}
+          />
+          <Button size="sm" onClick={onCreate}>
+            <Plus aria-hidden="true" />
+            New record
+          </Button>
+        </div>
+      </div>
+
+      {filterOpen && (
+        <div id="records-filter" className="bg-muted/30 border-b px-6 py-3">
+          <FilterBuilder
+            // Re-mount when the applied filter changes elsewhere (Back/Forward, Clear).
+            key={search.filter ?? ''}
+            fields={fields}
+            value={search.filter ?? ''}
+            onApply={(filter) => onSearchChange({ filter: filter || undefined, cursor: undefined })}
+            onClose={() => setFilterOpen(false)}
+          />
+        </div>
+      )}
+
+      {query.isPending ? (
+        <TableSkeleton />
+      ) : query.isError && rows.length === 0 ? (
+        <ErrorPanel error={query.error} onRetry={() => void query.refetch()} className="flex-1" />
+      ) : rows.length === 0 ? (
+        <EmptyState
+          filtered={Boolean(search.filter)}
+          onClear={() => onSearchChange({ filter: undefined, cursor: undefined })}
+          onCreate={onCreate}
+          name={definition.name}
+        />
+      ) : (
+        <RecordsTable
+          definition={definition}
+          rows={rows}
+          columns={columns}
+          sort={search.sort}
+          onSort={(field) =>
+            onSearchChange({ sort: nextSort(field, search.sort), cursor: undefined })
+          }
+          onOpen={onOpen}
+          recordHref={recordHref}
+          onNearEnd={loadMore}
+          activeId={activeId}
+        />
+      )}
+
+      {query.isError && rows.length > 0 && (
+        <ErrorPanel compact error={query.error} onRetry={() => void query.refetch()} />
+      )}
+
+      <footer className="text-muted-foreground flex items-center gap-3 border-t px-6 py-2 text-xs">
+        <span role="status" aria-live="polite" data-testid="records-status">
+          {total === undefined
+            ? 'Loading records…'
+            : `${formatCount(rows.length)} loaded of ${formatCount(total)} ${total === 1 ? 'record' : 'records'}`}
+        </span>
+        <div className="ml-auto flex items-center gap-2">
+          {search.cursor && (
+            <Button variant="ghost" size="xs" onClick={() => onSearchChange({ cursor: undefined })}>
+              Back to first page
+            </Button>
+          )}
+          {hasNextPage && (
+            <>
+              <Button variant="outline" size="xs" onClick={loadMore} disabled={isFetchingNextPage}>
+                {isFetchingNextPage && <Loader2 className="animate-spin" aria-hidden="true" />}
+                Load more
+              </Button>
+              <Button
+                variant="ghost"
+                size="xs"
+                onClick={() => onSearchChange({ cursor: lastPage?.paging.end_cursor ?? undefined })}
+              >
+                Next page
+                <ChevronRight aria-hidden="true" />
+              </Button>
+            </>
+          )}
+        </div>
+      </footer>
+    </div>
+  );
+}
+
+function TableSkeleton() {
+  return (
+    <div className="flex-1 overflow-hidden" aria-busy="true" aria-label="Loading records">
+      <div className="bg-muted h-9 border-b" />
+      {Array.from({ length: 12 }, (_, i) => (
+        <div key={i} className="flex h-[37px] items-center gap-6 border-b px-4">
+          <Skeleton className="h-3.5 w-16" />
+          <Skeleton className="h-3.5 w-64" />
+          <Skeleton className="h-3.5 w-20" />
+          <Skeleton className="h-3.5 w-24" />
+          <Skeleton className="h-3.5 w-32" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function EmptyState({
+  filtered,
+  onClear,
+  onCreate,
+  name,
+}: {
+  filtered: boolean;
+  onClear: () => void;
+  onCreate: () => void;
+  name: string;
+}) {
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-3 p-10 text-center">
+      <span className="bg-muted text-muted-foreground flex size-10 items-center justify-center rounded-full">
+        <SearchX className="size-5" aria-hidden="true" />
+      </span>
+      <div className="grid gap-1">
+        <h2 className="text-base font-semibold">
+          {filtered ? 'No records match this filter' : `No ${name} yet`}
+        </h2>
+        <p className="text-muted-foreground text-sm">
+          {filtered
+            ? 'Change or clear the filter to see more.'
+            : 'Create the first one to get started.'}
+        </p>
+      </div>
+      {filtered ? (
+        <Button variant="outline" size="sm" onClick={onClear}>
+          Clear filter
+        </Button>
+      ) : (
+        <Button size="sm" onClick={onCreate}>
+          <Plus aria-hidden="true" /> New record
+        </Button>
+      )}
+    </div>
+  );
+}

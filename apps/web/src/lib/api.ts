@@ -1,0 +1,34 @@
+import type { ApiError } from '@wsc/api-client';
+import { createApiClient } from '@wsc/api-client';
+
+type UnauthorizedHandler = (error: ApiError) => void;
+
+let unauthorizedHandler: UnauthorizedHandler | undefined;
+
+/**
+ * Registers what happens when the BFF answers 401 (the session expired or was signed out
+ * elsewhere). The app sets it once at start-up to send the user to sign-in, keeping their place.
+ *
+ * @example
+ * onUnauthorized(() => router.navigate({ to: '/sign-in', search: { redirect: location.href } }));
+ */
+export function onUnauthorized(handler: UnauthorizedHandler): void {
+  unauthorizedHandler = handler;
+}
+
+/**
+ * The one typed client of the workspace API. It goes through the BFF on the same origin, which
+ * holds the token; every `/api/*` request must carry `X-CSRF: 1` or the BFF refuses it.
+ *
+ * @example
+ * const page = await api.searchRecords('apps', 'support-tickets', { filter: 'Status==Open' });
+ */
+export const api = createApiClient({
+  baseUrl: '/api/v1',
+  headers: { 'X-CSRF': '1' },
+  // The BFF already retries idempotent requests upstream; a second layer here would multiply waits.
+  retry: false,
+  onUnauthorized: (error) => {
+    unauthorizedHandler?.(error);
+  },
+});

@@ -1,0 +1,53 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createRouter, RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+
+import { onUnauthorized } from '@/lib/api.ts';
+import { createQueryClient } from '@/lib/query-client.ts';
+
+import { RouteError } from './routes/-components/route-error.tsx';
+import { routeTree } from './routeTree.gen.ts';
+
+import './styles.css';
+
+const queryClient = createQueryClient();
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  // Query owns caching; the router should always ask it rather than keep its own stale copy.
+  defaultPreloadStaleTime: 0,
+  scrollRestoration: true,
+  // Errors show in the nearest route's place, so the shell (navigation, sign-out) stays usable.
+  defaultErrorComponent: RouteError,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+// A 401 from /api means the session ended (expired, or signed out in another tab): go to sign-in
+// and come back to this exact URL afterwards.
+onUnauthorized(() => {
+  if (router.state.location.pathname === '/sign-in') return;
+  queryClient.setQueryData(['session'], null);
+  void router.navigate({
+    to: '/sign-in',
+    search: { redirect: router.state.location.href, expired: true },
+  });
+});
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,67 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { createFileRoute, Outlet, redirect, useRouter } from '@tanstack/react-router';
+
+import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { AppShell } from '@/components/layouts/app-shell.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { logout, sessionQueryOptions } from '@/features/auth/api/session.ts';
+import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
+import { DefinitionNav } from '@/features/definitions/components/definition-nav.tsx';
+
+import { RouteError } from './-components/route-error.tsx';
+
+// Pathless layout: everything inside needs a session; without one, go to sign-in and come back.
+export const Route = createFileRoute('/_auth')({
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQueryOptions());
+    if (!session) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+    return { session };
+  },
+  // Warm, don't await: a failing definitions call (429, 5xx) must not take the whole shell down;
+  // the sidebar and the page each show it where it happens.
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(definitionsQueryOptions());
+  },
+  errorComponent: RouteError,
+  component: AuthLayout,
+});
+
+function AuthLayout() {
+  const { session, queryClient } = Route.useRouteContext();
+  const router = useRouter();
+  const definitions = useQuery(definitionsQueryOptions());
+  const signOut = useMutation({
+    mutationFn: logout,
+    onSettled: async () => {
+      queryClient.clear();
+      await router.navigate({ to: '/sign-in', search: {} });
+    },
+  });
+  return (
+    <AppShell
+      user={session.user}
+      region={session.region}
+      sidebar={
+        definitions.isPending ? (
+          <div className="grid gap-2 px-2" aria-busy="true">
+            {Array.from({ length: 4 }, (_, i) => (
+              <Skeleton key={i} className="h-7 w-full" />
+            ))}
+          </div>
+        ) : definitions.isError ? (
+          <ErrorPanel
+            compact
+            error={definitions.error}
+            onRetry={() => void definitions.refetch()}
+          />
+        ) : (
+          <DefinitionNav definitions={definitions.data.items} />
+        )
+      }
+      onSignOut={() => signOut.mutate()}
+      signingOut={signOut.isPending}
+    >
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,90 @@
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+
+import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import {
+  Sheet,
+  SheetContent,
+  SheetDescription,
+  SheetHeader,
+  SheetTitle,
+} from '@/components/ui/sheet.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import {
+  definitionsQueryOptions,
+  findDefinition,
+} from '@/features/definitions/api/get-definitions.ts';
+import { recordQueryOptions } from '@/features/records/api/records.ts';
+import { RecordEditor } from '@/features/records/components/record-editor.tsx';
+
+import { RouteError } from '../../../../-components/route-error.tsx';
+
+// The open record lives in the URL (a child of the list, so the list's search params stay too):
+// reload, Back/Forward and shared links reopen it over the same list view.
+export const Route = createFileRoute('/_auth/records/$recordType/$alias/$id')({
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(
+      recordQueryOptions(params.recordType, params.alias, params.id),
+    );
+  },
+  head: ({ params }) => ({ meta: [{ title: `${params.id} · Workspace Console` }] }),
+  errorComponent: RouteError,
+  component: RecordPanel,
+});
+
+function RecordPanel() {
+  const { recordType, alias, id } = Route.useParams();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
+  const definition = findDefinition(definitions, recordType, alias);
+  const record = useQuery(recordQueryOptions(recordType, alias, id));
+  const close = () =>
+    void navigate({
+      to: '/records/$recordType/$alias',
+      params: { recordType, alias },
+      search: (prev) => prev,
+    });
+  const title = definition?.titleField ? record.data?.record[definition.titleField] : undefined;
+
+  return (
+    <Sheet open onOpenChange={(open) => !open && close()}>
+      <SheetContent className="sm:max-w-xl">
+        <SheetHeader>
+          <SheetTitle className="flex min-w-0 items-center gap-2">
+            <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
+              {id}
+            </span>
+            {record.isPending ? (
+              <Skeleton className="h-4 w-48" />
+            ) : (
+              <span className="truncate">{title}</span>
+            )}
+          </SheetTitle>
+          <SheetDescription>{definition?.name ?? 'Record'}</SheetDescription>
+        </SheetHeader>
+        {!definition ? (
+          <ErrorPanel error={new Error('This record type is not shared with you.')} />
+        ) : record.isPending ? (
+          <PanelSkeleton />
+        ) : record.isError ? (
+          <ErrorPanel error={record.error} onRetry={() => void record.refetch()} />
+        ) : (
+          <RecordEditor key={id} definition={definition} id={id} onClose={close} />
+        )}
+      </SheetContent>
+    </Sheet>
+  );
+}
+
+function PanelSkeleton() {
+  return (
+    <div className="grid gap-5 px-6 py-5" aria-busy="true">
+      {Array.from({ length: 7 }, (_, i) => (
+        <div key={i} className="grid gap-2">
+          <Skeleton className="h-3.5 w-24" />
+          <Skeleton className="h-9 w-full" />
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { createFileRoute, redirect, useRouter } from '@tanstack/react-router';
+import { z } from 'zod';
+
+import { sessionQueryOptions } from '@/features/auth/api/session.ts';
+import { SignInForm } from '@/features/auth/components/sign-in-form.tsx';
+
+import { safeRedirect } from './-components/safe-redirect.ts';
+
+const SignInSearchSchema = z.object({
+  redirect: z.string().max(4096).optional().catch(undefined),
+  expired: z.boolean().optional().catch(undefined),
+});
+
+export const Route = createFileRoute('/sign-in')({
+  validateSearch: SignInSearchSchema,
+  beforeLoad: async ({ context, search }) => {
+    const session = await context.queryClient
+      .ensureQueryData(sessionQueryOptions())
+      .catch(() => null);
+    if (session) throw redirect({ href: safeRedirect(search.redirect) });
+  },
+  head: () => ({ meta: [{ title: 'Sign in · Workspace Console' }] }),
+  component: SignInPage,
+});
+
+function SignInPage() {
+  const { redirect: target, expired } = Route.useSearch();
+  const { queryClient } = Route.useRouteContext();
+  const router = useRouter();
+
+  async function handleSignedIn() {
+    // A new identity: nothing cached under the previous session may leak into this one.
+    queryClient.clear();
+    await queryClient.fetchQuery(sessionQueryOptions());
+    router.history.push(safeRedirect(target));
+  }
+
+  return (
+    <main className="bg-muted/40 flex min-h-dvh items-center justify-center p-4">
+      <div className="w-full max-w-sm">
+        <div className="mb-6 flex flex-col items-center gap-3 text-center">
+          <img src="/favicon.svg" alt="" className="size-10" />
+          <div>
+            <h1 className="text-xl font-semibold tracking-tight">Sign in to Workspace Console</h1>
+            <p className="text-muted-foreground mt-1 text-sm">Use your API client ID and secret.</p>
+          </div>
+        </div>
+        <div className="bg-card rounded-xl border p-6 shadow-sm">
+          {(expired || target) && (
+            <p className="bg-muted mb-4 rounded-md px-3 py-2 text-sm" role="status">
+              {expired ? 'Your session expired. ' : ''}Sign in to continue where you were.
+            </p>
+          )}
+          <SignInForm onSignedIn={handleSignedIn} />
+        </div>
+        <p className="text-muted-foreground mt-4 text-center text-xs">
+          Your secret is checked by the server and never stored in this browser.
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,99 @@
+import type { RenderOptions } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import type { Definition } from '@wsc/api-client';
+
+/**
+ * Renders UI with a fresh, retry-free query client and a user-event instance.
+ *
+ * @example
+ * const { user } = renderWithQuery(<UserPicker value="" onChange={onChange} ariaLabel="Assignee" />);
+ */
+export function renderWithQuery(ui: React.ReactElement, options?: RenderOptions) {
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const user = userEvent.setup();
+  const result = render(
+    <QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>,
+    options,
+  );
+  return { ...result, user, queryClient };
+}
+
+/**
+ * A JSON `Response` for mocked fetches.
+ *
+ * @example
+ * vi.spyOn(globalThis, 'fetch').mockResolvedValue(jsonResponse({ items: [] }));
+ */
+export function jsonResponse(
+  body: unknown,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json',
+      ...headers,
+    },
+  });
+}
+
+/** The demo support-tickets definition, as `GET /v1/definitions` describes it. */
+export const ticketsDefinition: Definition = {
+  recordType: 'apps',
+  alias: 'support-tickets',
+  name: 'Support Tickets',
+  handle: 'SUP',
+  titleField: 'Title',
+  fields: [
+    { name: 'Title', type: 'TEXT', required: true },
+    { name: 'Description', type: 'TEXT', required: false },
+    {
+      name: 'Status',
+      type: 'PICKLIST',
+      required: true,
+      values: ['New', 'Open', 'Pending', 'Resolved', 'Closed'],
+    },
+    {
+      name: 'Severity',
+      type: 'PICKLIST',
+      required: false,
+      values: ['Low', 'Medium', 'High', 'Critical'],
+    },
+    { name: 'Priority', type: 'NUMBER', required: false },
+    { name: 'Assignee', type: 'USER_ID', required: false },
+    { name: 'Due Date', type: 'DATE', required: false },
+    { name: 'Resolved At', type: 'DATETIME', required: false },
+    {
+      name: 'Tags',
+      type: 'MULTI_PICKLIST',
+      required: false,
+      values: ['urgent', 'vip', 'security'],
+    },
+    { name: 'Billable', type: 'BOOLEAN', required: false },
+  ],
+};
+
+/** A paged `/users` answer. */
+export function usersPage(users: { email: string; firstName: string; lastName: string }[]) {
+  return {
+    paging: {
+      has_previous_page: false,
+      start_cursor: null,
+      end_cursor: null,
+      has_next_page: false,
+    },
+    total: users.length,
+    items: users.map((u, i) => ({
+      id: `00000000-0000-4000-8000-00000000000${i}`,
+      jobTitle: null,
+      status: 'ACTIVE',
+      ...u,
+    })),
+  };
+}

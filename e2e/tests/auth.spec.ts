@@ -1,0 +1,88 @@
+import { expect, saveScreenshot, signIn, test } from '../fixtures.ts';
+
+test.describe('sign-in and session', () => {
+  test('sign-in page is accessible; wrong secret is explained; right one opens the console', async ({
+    page,
+    creds,
+    axe,
+  }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/sign-in\?redirect=/);
+    await expect(page.getByRole('heading', { name: 'Sign in to Workspace Console' })).toBeVisible();
+    await expect(page.getByLabel('Client ID')).toHaveAttribute('autocomplete', 'username');
+    await expect(page.getByLabel('Client secret')).toHaveAttribute(
+      'autocomplete',
+      'current-password',
+    );
+    await axe('sign-in');
+    await saveScreenshot(page, '01-sign-in');
+
+    await signIn(page, { clientId: creds.admin.clientId, clientSecret: 'not-the-secret' });
+    await expect(page.getByRole('alert')).toContainText(
+      'The client ID or client secret is not correct',
+    );
+    await axe('sign-in with error');
+    await saveScreenshot(page, '02-sign-in-error');
+
+    await page.getByLabel('Client secret').fill(creds.admin.clientSecret);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('region-badge')).toContainText('default');
+    await expect(page.getByText(creds.admin.email)).toBeVisible();
+  });
+
+  test('signing out ends the session', async ({ page, login }) => {
+    await login('admin');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in to Workspace Console' })).toBeVisible();
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/sign-in/);
+  });
+
+  test('an expired session on reload goes to sign-in and back to the exact view', async ({
+    page,
+    context,
+    login,
+    tickets,
+    creds,
+  }) => {
+    await login('admin');
+    const view = `${tickets.url}?filter=${encodeURIComponent('Status==Open')}&sort=${encodeURIComponent('-Priority')}`;
+    await page.goto(view);
+    await expect(page.getByTestId('active-filter')).toHaveText('Status==Open');
+    const before = page.url();
+
+    await context.clearCookies();
+    await page.reload();
+    await expect(page).toHaveURL(/\/sign-in\?redirect=/);
+    await signIn(page, creds.admin);
+    await expect(page.getByTestId('active-filter')).toHaveText('Status==Open');
+    expect(page.url()).toBe(before);
+  });
+
+  test('a 401 from the API mid-session sends the user to sign-in and back', async ({
+    page,
+    context,
+    login,
+    tickets,
+    creds,
+  }) => {
+    await login('admin');
+    await page.goto(tickets.url);
+    await expect(page.getByRole('table')).toBeVisible();
+    await context.clearCookies();
+    // Any API call now answers 401: sorting asks the API for a new page.
+    await page.getByRole('button', { name: 'Priority' }).click();
+    await expect(page).toHaveURL(/\/sign-in\?/);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Your session expired' }),
+    ).toBeVisible();
+    await signIn(page, creds.admin);
+    await expect(page).toHaveURL(/sort=Priority/);
+    await expect(page.getByRole('columnheader', { name: 'Priority' })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
+  });
+});

@@ -1,0 +1,70 @@
+import { expect, saveScreenshot, test } from '../fixtures.ts';
+
+test.describe('navigation and shell', () => {
+  test('sidebar lists definitions by record type with counts; overview links to them', async ({
+    page,
+    login,
+    adminApi,
+    axe,
+  }) => {
+    const { items } = await adminApi.listDefinitions();
+    await login('admin');
+    const nav = page.getByRole('navigation', { name: 'Records' });
+    for (const definition of items) {
+      await expect(nav.getByRole('link', { name: new RegExp(definition.name) })).toBeVisible();
+    }
+    // Counts come from the API's `total`.
+    const first = items[0];
+    if (!first) throw new Error('no definitions');
+    const { total } = await adminApi.searchRecords(first.recordType, first.alias, { first: 1 });
+    await expect(
+      nav.getByRole('link', { name: new RegExp(first.name) }).getByTestId('definition-count'),
+    ).toHaveText(new RegExp(`^${total.toLocaleString('en-GB')}`));
+    await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible();
+    await axe('overview');
+    await saveScreenshot(page, '03-overview');
+
+    await nav.getByRole('link', { name: new RegExp(first.name) }).click();
+    await expect(page.getByRole('heading', { level: 1, name: first.name })).toBeVisible();
+    await expect(nav.getByRole('link', { name: new RegExp(first.name) })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  });
+
+  test('dark mode follows the choice, persists across reloads and stays accessible', async ({
+    page,
+    login,
+    tickets,
+    axe,
+  }) => {
+    await login('admin');
+    await page.goto(tickets.url);
+    await expect(page.getByRole('table')).toBeVisible();
+    const theme = page.getByRole('group', { name: 'Theme' });
+    await expect(theme.getByRole('button', { name: 'System theme' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await theme.getByRole('button', { name: 'Dark theme' }).click();
+    await expect(page.locator('html')).toHaveClass(/dark/);
+    await page.reload();
+    await expect(page.locator('html')).toHaveClass(/dark/);
+    await expect(page.getByRole('table')).toBeVisible();
+    await axe('records list, dark');
+    await saveScreenshot(page, '04-records-dark');
+    await expect(theme.getByRole('button', { name: 'Dark theme' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await theme.getByRole('button', { name: 'Light theme' }).click();
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+  });
+
+  test('an unknown page says so', async ({ page, login, axe }) => {
+    await login('admin');
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
+    await axe('not found');
+  });
+});
