@@ -2,10 +2,9 @@ import type { Field } from '@wsc/api-client';
 
 import { Input } from '@/components/ui/input.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
+import { UserPicker } from '@/components/user-picker.tsx';
 import { isoToDateInput, isoToLocalInput, localInputToIso } from '@/lib/format.ts';
 import { cn } from '@/lib/utils.ts';
-
-import { UserPicker } from './user-picker.tsx';
 
 export interface FieldEditorProps {
   field: Field;

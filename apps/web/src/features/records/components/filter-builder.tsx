@@ -7,6 +7,7 @@ import { isRsqlError, parse, serialize } from '@wsc/rsql';
 import { Button } from '@/components/ui/button.tsx';
 import { Input, Textarea } from '@/components/ui/input.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
+import { UserPicker } from '@/components/user-picker.tsx';
 import { cn } from '@/lib/utils.ts';
 
 import type { FilterCondition, FilterGroup, FilterItem } from '../lib/filter-model.ts';
@@ -23,7 +24,6 @@ import {
 } from '../lib/filter-model.ts';
 import { operatorArity, operatorLabel, operatorsForType } from '../lib/operators.ts';
 import { FieldEditor } from './field-editor.tsx';
-import { UserPicker } from './user-picker.tsx';
 
 type Mode = 'builder' | 'text';
 

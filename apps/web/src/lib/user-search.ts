@@ -1,16 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 
-import { api } from '@/lib/api.ts';
+import { and, eq, ilike, or, serialize } from '@wsc/rsql';
 
-/**
- * Quotes a value for RSQL so that user input can never change the filter's structure.
- *
- * @example
- * rsqlQuote("O'Brien"); // "'O\\'Brien'"
- */
-export function rsqlQuote(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
+import { api } from '@/lib/api.ts';
 
 /**
  * Active users matching a search term (email, first or last name), for user pickers.
@@ -20,10 +12,17 @@ export function rsqlQuote(value: string): string {
  */
 export function userSearchQueryOptions(term: string) {
   const trimmed = term.trim();
-  const like = rsqlQuote(trimmed);
-  const filter = trimmed
-    ? `status==ACTIVE;(email=lki=${like},firstName=lki=${like},lastName=lki=${like})`
-    : 'status==ACTIVE';
+  // Built with the RSQL builder, so whatever the user types stays a value and never changes the
+  // filter's structure.
+  const active = eq('status', 'ACTIVE');
+  const filter = serialize(
+    trimmed
+      ? and(
+          active,
+          or(ilike('email', trimmed), ilike('firstName', trimmed), ilike('lastName', trimmed)),
+        )
+      : active,
+  );
   return queryOptions({
     queryKey: ['users', 'search', trimmed],
     queryFn: ({ signal }) => api.listUsers({ filter, first: 20, signal }),
