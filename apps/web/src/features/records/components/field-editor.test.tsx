@@ -136,10 +136,13 @@ describe('FieldEditor', () => {
     await user.type(combo, 'tur');
     await screen.findByRole('option', { name: /Alan Turing/ });
     await waitFor(() => {
-      const urls = fetchMock.mock.calls.map(([url]) => decodeURIComponent(String(url)));
-      expect(
-        urls.some((u) => u.startsWith('/api/v1/users?') && u.includes("firstName=lki='tur'")),
-      ).toBe(true);
+      const filters = fetchMock.mock.calls
+        .map(([url]) => new URL(String(url), 'http://console.test'))
+        .filter((u) => u.pathname === '/api/v1/users')
+        .map((u) => u.searchParams.get('filter'));
+      expect(filters).toContain(
+        'status==ACTIVE;(email=lki=tur,firstName=lki=tur,lastName=lki=tur)',
+      );
     });
     const [, init] = fetchMock.mock.calls.at(-1) ?? [];
     expect(new Headers(init?.headers).get('X-CSRF')).toBe('1');
