@@ -39,8 +39,10 @@ step "unit and integration (PGlite)" pnpm_cmd -r --workspace-concurrency=1 --fil
 
 start_postgres
 log "PostgreSQL at ${PG_URL}"
-step "workspace-api on PostgreSQL" env TEST_DATABASE_URL="$PG_URL" pnpm_cmd --filter workspace-api run test
-step "bff store on PostgreSQL" env TEST_BFF_DATABASE_URL="$PG_URL" pnpm_cmd --filter bff run test
+api_on_postgres() { TEST_DATABASE_URL="$PG_URL" pnpm_cmd --filter workspace-api run test; }
+bff_on_postgres() { TEST_BFF_DATABASE_URL="$PG_URL" pnpm_cmd --filter bff run test; }
+step "workspace-api on PostgreSQL" api_on_postgres
+step "bff store on PostgreSQL" bff_on_postgres
 stop_postgres
 
 step "build console" pnpm_cmd --filter web run build
