@@ -1,5 +1,11 @@
 import type { RenderOptions } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
@@ -96,4 +102,21 @@ export function usersPage(users: { email: string; firstName: string; lastName: s
       ...u,
     })),
   };
+}
+
+/**
+ * Like {@link renderWithQuery}, inside a memory router, for UI that renders `<Link>`s. The router
+ * renders asynchronously: query with `findBy*` first.
+ *
+ * @example
+ * const { user } = renderWithRouter(<GroupDetail group={group} canManage />);
+ * await screen.findByRole('heading', { name: 'Billing' });
+ */
+export function renderWithRouter(ui: React.ReactElement) {
+  const rootRoute = createRootRoute({ component: () => ui });
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
+  return renderWithQuery(<RouterProvider router={router} />);
 }

@@ -1,8 +1,7 @@
 import type { Field } from '@wsc/api-client';
 
+import { splitMulti } from '@/components/field-editor.tsx';
 import { formatDate, formatDateTime } from '@/lib/format.ts';
-
-import { splitMulti } from './field-editor.tsx';
 
 /**
  * How one stored string reads in a table cell: dates in the viewer's zone, picklists as tags.

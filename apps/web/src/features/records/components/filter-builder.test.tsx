@@ -1,10 +1,10 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
+import { FilterBuilder } from '@/components/filter-builder/filter-builder.tsx';
 import { renderWithQuery, ticketsDefinition } from '@/testing/render.tsx';
 
 import { allFields } from '../lib/columns.ts';
-import { FilterBuilder } from './filter-builder.tsx';
 
 const fields = allFields(ticketsDefinition);
 

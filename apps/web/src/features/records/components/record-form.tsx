@@ -5,12 +5,12 @@ import type { Definition, FieldProblem, RecordData } from '@wsc/api-client';
 import { isApiError } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
+import { FieldEditor } from '@/components/field-editor.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
 
 import { editableFields } from '../lib/columns.ts';
-import { FieldEditor } from './field-editor.tsx';
 
 export type FieldErrors = Record<string, string>;
 

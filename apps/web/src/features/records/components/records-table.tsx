@@ -27,7 +27,19 @@ export interface RecordsTableProps {
   onNearEnd?: () => void;
   /** The record that is open in the side panel, highlighted in the list. */
   activeId?: string | undefined;
+  /** Row selection for bulk changes: a leading checkbox column. Absent = no checkboxes. */
+  selection?: TableSelection | undefined;
 }
+
+export interface TableSelection {
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  /** The header checkbox, with the loaded rows' ids: check them all, or uncheck all. */
+  onToggleAll: (ids: string[]) => void;
+}
+
+/** Width of the selection column. */
+const SELECT_WIDTH = 40;
 
 /**
  * The records table: typed columns from the definition, sortable headers with `aria-sort`, a
@@ -43,6 +55,7 @@ export function RecordsTable({
   recordHref,
   onNearEnd,
   activeId,
+  selection,
 }: RecordsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const fields = useMemo(() => allFields(definition), [definition]);
@@ -89,12 +102,18 @@ export function RecordsTable({
     if (onNearEnd && tableRows.length > 0 && lastIndex >= tableRows.length - 20) onNearEnd();
   }, [lastIndex, tableRows.length, onNearEnd]);
 
-  const totalWidth = table.getTotalSize();
+  const totalWidth = table.getTotalSize() + (selection ? SELECT_WIDTH : 0);
+  const span = columnDefs.length + (selection ? 1 : 0);
+  const selectedCount = selection
+    ? tableRows.filter((r) => selection.selected.has(r.original.id ?? '')).length
+    : 0;
+  const allChecked = tableRows.length > 0 && selectedCount === tableRows.length;
   const columnsKey = columns.join('\u0000');
   // Stable callbacks, so that memoized rows do not re-render on every scroll frame.
-  const latest = useRef({ onOpen, recordHref });
-  latest.current = { onOpen, recordHref };
+  const latest = useRef({ onOpen, recordHref, onToggle: selection?.onToggle });
+  latest.current = { onOpen, recordHref, onToggle: selection?.onToggle };
   const open = useCallback((id: string) => latest.current.onOpen(id), []);
+  const toggle = useCallback((id: string) => latest.current.onToggle?.(id), []);
   const href = useCallback((id: string) => latest.current.recordHref(id), []);
 
   return (
@@ -111,6 +130,7 @@ export function RecordsTable({
         aria-label={`${definition.name} records`}
       >
         <colgroup>
+          {selection && <col style={{ width: SELECT_WIDTH }} />}
           {table.getVisibleLeafColumns().map((column) => (
             <col key={column.id} style={{ width: column.getSize() }} />
           ))}
@@ -118,6 +138,24 @@ export function RecordsTable({
         <thead className="sticky top-0 z-10">
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} aria-rowindex={1}>
+              {selection && (
+                <th scope="col" className="bg-muted h-9 border-b px-3 text-left align-middle">
+                  <input
+                    type="checkbox"
+                    aria-label="Select all loaded rows"
+                    checked={allChecked}
+                    ref={(el) => {
+                      if (el) el.indeterminate = selectedCount > 0 && !allChecked;
+                    }}
+                    onChange={() =>
+                      selection.onToggleAll(
+                        tableRows.map((r) => r.original.id ?? '').filter((id) => id !== ''),
+                      )
+                    }
+                    className="accent-primary size-4 align-middle"
+                  />
+                </th>
+              )}
               {group.headers.map((header) => {
                 const name = header.column.id;
                 const key = sortKeys.find((k) => k.field === name);
@@ -156,7 +194,7 @@ export function RecordsTable({
         <tbody>
           {paddingTop > 0 && (
             <tr aria-hidden="true">
-              <td style={{ height: paddingTop }} colSpan={columnDefs.length} />
+              <td style={{ height: paddingTop }} colSpan={span} />
             </tr>
           )}
           {items.map((item) => {
@@ -169,6 +207,8 @@ export function RecordsTable({
                 rowIndex={item.index}
                 columnsKey={columnsKey}
                 selected={(row.original.id ?? '') === activeId}
+                checked={selection ? selection.selected.has(row.original.id ?? '') : undefined}
+                toggle={toggle}
                 open={open}
                 href={href}
               />
@@ -176,7 +216,7 @@ export function RecordsTable({
           })}
           {paddingBottom > 0 && (
             <tr aria-hidden="true">
-              <td style={{ height: paddingBottom }} colSpan={columnDefs.length} />
+              <td style={{ height: paddingBottom }} colSpan={span} />
             </tr>
           )}
         </tbody>
@@ -193,6 +233,8 @@ const RecordRow = memo(function RecordRow({
   row,
   rowIndex,
   selected,
+  checked,
+  toggle,
   open,
   href,
 }: {
@@ -201,6 +243,9 @@ const RecordRow = memo(function RecordRow({
   /** Changes when the visible columns change, so the memo lets the row re-render then. */
   columnsKey: string;
   selected: boolean;
+  /** Undefined when the table has no selection column. */
+  checked: boolean | undefined;
+  toggle: (id: string) => void;
   open: (id: string) => void;
   href: (id: string) => string;
 }) {
@@ -217,6 +262,17 @@ const RecordRow = memo(function RecordRow({
       className="hover:bg-muted/60 data-[state=selected]:bg-accent cursor-pointer"
       style={{ height: ROW_HEIGHT }}
     >
+      {checked !== undefined && (
+        <td className="border-b px-3 align-middle" onClick={(event) => event.stopPropagation()}>
+          <input
+            type="checkbox"
+            aria-label={`Select ${id}`}
+            checked={checked}
+            onChange={() => toggle(id)}
+            className="accent-primary size-4 align-middle"
+          />
+        </td>
+      )}
       {row.getVisibleCells().map((cell) => {
         const field = (cell.column.columnDef.meta as { field: Field }).field;
         const value = cell.getValue() as string | undefined;

@@ -5,18 +5,19 @@ import { useCallback, useMemo, useState } from 'react';
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { FilterBuilder } from '@/components/filter-builder/filter-builder.tsx';
+import { countConditions, rsqlToGroup } from '@/components/filter-builder/filter-model.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { formatCount } from '@/lib/format.ts';
 
 import type { RecordListSearch } from '../lib/search-params.ts';
+import type { TableSelection } from './records-table.tsx';
 import { recordSearchQueryOptions } from '../api/records.ts';
 import { allFields, defaultColumns } from '../lib/columns.ts';
-import { countConditions, rsqlToGroup } from '../lib/filter-model.ts';
 import { nextSort } from '../lib/search-params.ts';
 import { ColumnChooser } from './column-chooser.tsx';
-import { FilterBuilder } from './filter-builder.tsx';
 import { RecordsTable } from './records-table.tsx';
 
 export interface RecordsViewProps {
@@ -28,6 +29,10 @@ export interface RecordsViewProps {
   onCreate: () => void;
   recordHref: (id: string) => string;
   activeId?: string | undefined;
+  /** Row checkboxes (bulk changes), passed to the table. */
+  selection?: TableSelection | undefined;
+  /** Shown above the table, e.g. the bulk-change bar for the checked rows. */
+  renderSelectionBar?: (info: { rows: RecordData[]; total: number | undefined }) => React.ReactNode;
 }
 
 function filterCount(filter: string | undefined): number | null {
@@ -51,6 +56,8 @@ export function RecordsView({
   onCreate,
   recordHref,
   activeId,
+  selection,
+  renderSelectionBar,
 }: RecordsViewProps) {
   const recordType = definition.recordType as RecordType;
   const fields = useMemo(() => allFields(definition), [definition]);
@@ -147,6 +154,8 @@ export function RecordsView({
         </div>
       )}
 
+      {renderSelectionBar?.({ rows, total })}
+
       {query.isPending ? (
         <TableSkeleton />
       ) : query.isError && rows.length === 0 ? (
@@ -171,6 +180,7 @@ export function RecordsView({
           recordHref={recordHref}
           onNearEnd={loadMore}
           activeId={activeId}
+          selection={selection}
         />
       )}
 

@@ -8,12 +8,14 @@ import { z } from 'zod';
  * - `sort`: the API's sort list, `-Created At,Title` (`-` = descending).
  * - `cols`: visible columns in order; absent = the definition's default columns.
  * - `cursor`: the `after` cursor the view starts from (absent = the first page).
+ * - `view`: the saved view this list was opened from (highlighted in the sidebar).
  */
 export const RecordListSearchSchema = z.object({
   filter: z.string().max(4096).optional().catch(undefined),
   sort: z.string().max(1024).optional().catch(undefined),
   cols: z.array(z.string().max(200)).max(200).optional().catch(undefined),
   cursor: z.string().max(2048).optional().catch(undefined),
+  view: z.string().max(64).optional().catch(undefined),
 });
 export type RecordListSearch = z.infer<typeof RecordListSearchSchema>;
 

@@ -4,14 +4,15 @@ import { useId, useMemo, useState } from 'react';
 import type { Field } from '@wsc/api-client';
 import { isRsqlError, parse, serialize } from '@wsc/rsql';
 
+import { FieldEditor } from '@/components/field-editor.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input, Textarea } from '@/components/ui/input.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
 import { UserPicker } from '@/components/user-picker.tsx';
 import { cn } from '@/lib/utils.ts';
 
-import type { FilterCondition, FilterGroup, FilterItem } from '../lib/filter-model.ts';
-import type { OperatorChoice } from '../lib/operators.ts';
+import type { FilterCondition, FilterGroup, FilterItem } from './filter-model.ts';
+import type { OperatorChoice } from './operators.ts';
 import {
   emptyGroup,
   groupToRsql,
@@ -21,9 +22,8 @@ import {
   rsqlToGroup,
   updateItem,
   withOperator,
-} from '../lib/filter-model.ts';
-import { operatorArity, operatorLabel, operatorsForType } from '../lib/operators.ts';
-import { FieldEditor } from './field-editor.tsx';
+} from './filter-model.ts';
+import { operatorArity, operatorLabel, operatorsForType } from './operators.ts';
 
 type Mode = 'builder' | 'text';
 
@@ -31,6 +31,17 @@ interface TextState {
   text: string;
   error: { message: string; position: number } | null;
 }
+
+/**
+ * What the builder needs to know of a field: its name (the RSQL selector), its type (which picks
+ * the operators and the value editor) and, for picklists, its values. Definition fields fit as
+ * they are; other lists (users: email, names, status) describe theirs the same way.
+ */
+export type FilterField = Pick<Field, 'name' | 'type'> &
+  Partial<Pick<Field, 'values' | 'readOnly'>> & {
+    /** What the field menu shows when the selector is not readable as is (`firstName`). */
+    label?: string;
+  };
 
 function checkText(text: string): TextState {
   if (text.trim() === '') return { text, error: null };
@@ -55,7 +66,7 @@ export function FilterBuilder({
   onApply,
   onClose,
 }: {
-  fields: Field[];
+  fields: FilterField[];
   /** The applied RSQL ('' for none). */
   value: string;
   onApply: (rsql: string) => void;
@@ -275,7 +286,7 @@ function GroupEditor({
   onRemove,
 }: {
   group: FilterGroup;
-  fields: Field[];
+  fields: FilterField[];
   depth: number;
   onChange: (group: FilterGroup) => void;
   onRemove: (() => void) | undefined;
@@ -380,7 +391,7 @@ function GroupEditor({
   );
 }
 
-function operatorDefault(field: Field): OperatorChoice & FilterCondition['operator'] {
+function operatorDefault(field: FilterField): OperatorChoice & FilterCondition['operator'] {
   if (field.type === 'TEXT') return '=lki=';
   return '==';
 }
@@ -392,19 +403,20 @@ function ConditionEditor({
   onRemove,
 }: {
   condition: FilterCondition;
-  fields: Field[];
+  fields: FilterField[];
   onChange: (condition: FilterCondition) => void;
   onRemove: () => void;
 }) {
   const known = fields.find((f) => f.name === condition.field);
   // A field typed in RSQL text that the definition lacks stays visible (as text) rather than lost.
-  const field: Field = known ?? { name: condition.field, type: 'TEXT', required: false };
+  const field: FilterField = known ?? { name: condition.field, type: 'TEXT' };
   const choice = operatorChoiceOf(condition);
   const offered = operatorsForType(field.type);
   const choices = offered.includes(choice) ? offered : [...offered, choice];
   const arity = operatorArity(choice);
   const valueField: Field = { ...field, required: false };
-  const label = `${field.name} value`;
+  const display = field.label ?? field.name;
+  const label = `${display} value`;
 
   function setField(name: string) {
     const next = fields.find((f) => f.name === name);
@@ -424,7 +436,7 @@ function ConditionEditor({
   return (
     <div
       role="group"
-      aria-label={`Condition on ${field.name}`}
+      aria-label={`Condition on ${display}`}
       className={cn(
         'bg-background grid grid-cols-1 items-start gap-2 rounded-md sm:grid-cols-[minmax(9rem,1fr)_minmax(9rem,1fr)_minmax(12rem,2fr)_auto]',
         !isComplete(condition) && 'rounded-md',
@@ -438,7 +450,7 @@ function ConditionEditor({
         {!known && <option value={condition.field}>{condition.field} (unknown)</option>}
         {fields.map((f) => (
           <option key={f.name} value={f.name}>
-            {f.name}
+            {f.label ?? f.name}
           </option>
         ))}
       </NativeSelect>
@@ -471,7 +483,7 @@ function ConditionEditor({
             <FieldEditor
               field={valueField}
               id={`${condition.id}-v0`}
-              ariaLabel={`${field.name} from`}
+              ariaLabel={`${display} from`}
               value={condition.values[0] ?? ''}
               onChange={(v) => setValue(0, v)}
             />
@@ -479,7 +491,7 @@ function ConditionEditor({
             <FieldEditor
               field={valueField}
               id={`${condition.id}-v1`}
-              ariaLabel={`${field.name} to`}
+              ariaLabel={`${display} to`}
               value={condition.values[1] ?? ''}
               onChange={(v) => setValue(1, v)}
             />
@@ -499,7 +511,7 @@ function ConditionEditor({
       <Button
         variant="ghost"
         size="icon"
-        aria-label={`Remove condition on ${field.name}`}
+        aria-label={`Remove condition on ${display}`}
         onClick={onRemove}
       >
         <X aria-hidden="true" />
