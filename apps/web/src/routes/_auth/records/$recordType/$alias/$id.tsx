@@ -10,6 +10,7 @@ import {
   SheetTitle,
 } from '@/components/ui/sheet.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { Toaster } from '@/components/ui/toast.tsx';
 import {
   definitionsQueryOptions,
   findDefinition,
@@ -18,10 +19,14 @@ import { recordQueryOptions } from '@/features/records/api/records.ts';
 import { RecordEditor } from '@/features/records/components/record-editor.tsx';
 
 import { RouteError } from '../../../../-components/route-error.tsx';
+import { RecordPanelSearchSchema } from './-components/record-panel-search.ts';
+import { RecordTabs } from './-components/record-tabs.tsx';
 
 // The open record lives in the URL (a child of the list, so the list's search params stay too):
 // reload, Back/Forward and shared links reopen it over the same list view.
 export const Route = createFileRoute('/_auth/records/$recordType/$alias/$id')({
+  // The open tab is part of the view: `?tab=comments` reopens the record on its comments.
+  validateSearch: RecordPanelSearchSchema,
   loader: ({ context, params }) => {
     void context.queryClient.prefetchQuery(
       recordQueryOptions(params.recordType, params.alias, params.id),
@@ -34,6 +39,7 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias/$id')({
 
 function RecordPanel() {
   const { recordType, alias, id } = Route.useParams();
+  const { tab } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
   const definition = findDefinition(definitions, recordType, alias);
@@ -42,7 +48,8 @@ function RecordPanel() {
     void navigate({
       to: '/records/$recordType/$alias',
       params: { recordType, alias },
-      search: (prev) => prev,
+      // The tab belongs to the open record; the list's own params stay.
+      search: ({ tab: _tab, ...prev }) => prev,
     });
   const title = definition?.titleField ? record.data?.record[definition.titleField] : undefined;
 
@@ -69,8 +76,22 @@ function RecordPanel() {
         ) : record.isError ? (
           <ErrorPanel error={record.error} onRetry={() => void record.refetch()} />
         ) : (
-          <RecordEditor key={id} definition={definition} id={id} onClose={close} />
+          <RecordTabs
+            key={id}
+            tab={tab ?? 'details'}
+            onTabChange={(next) =>
+              void navigate({
+                search: (prev) => ({ ...prev, tab: next === 'details' ? undefined : next }),
+                replace: true,
+              })
+            }
+            record={{ recordType, alias, id }}
+            definitions={definitions}
+            details={<RecordEditor definition={definition} id={id} onClose={close} />}
+          />
         )}
+        {/* The sheet is modal (the rest of the page is inert), so its toasts render inside it. */}
+        <Toaster />
       </SheetContent>
     </Sheet>
   );

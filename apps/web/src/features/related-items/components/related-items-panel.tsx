@@ -1,0 +1,287 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Link2, Link2Off, Loader2, Plus, Search, X } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+
+import type { Definition, RecordType } from '@wsc/api-client';
+
+import { describeError } from '@/components/errors/error-message.ts';
+import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { NativeSelect } from '@/components/ui/native-select.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { toast } from '@/components/ui/toast.tsx';
+
+import type { RelatedRow } from '../lib/related.ts';
+import {
+  addRelated,
+  relatedCandidatesQueryOptions,
+  relatedItemsQueryOptions,
+  removeRelated,
+} from '../api/related-items.ts';
+
+interface RecordRef {
+  recordType: RecordType;
+  alias: string;
+  id: string;
+}
+
+/**
+ * A record's related items: type, alias and title of each, a link that opens it, an inline picker
+ * to relate records of any definition, and remove with a 6 s Undo (which relates them again).
+ */
+export function RelatedItemsPanel({
+  record,
+  definitions,
+}: {
+  record: RecordRef;
+  definitions: Definition[];
+}) {
+  const queryClient = useQueryClient();
+  const options = relatedItemsQueryOptions(record.recordType, record.alias, record.id, definitions);
+  const query = useQuery(options);
+  const [adding, setAdding] = useState(false);
+  const headingId = useId();
+  const pickerId = useId();
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: options.queryKey });
+
+  const remove = useMutation({
+    mutationFn: (row: RelatedRow) => removeRelated(record, row.id),
+    onMutate: (row) => {
+      // Hide the row at once; the list is refetched when the request settles.
+      queryClient.setQueryData(options.queryKey, (data) =>
+        data ? { rows: data.rows.filter((r) => r.id !== row.id), total: data.total - 1 } : data,
+      );
+    },
+    onSuccess: (_void, row) => {
+      toast({
+        message: `Removed the relation to ${row.id}.`,
+        action: {
+          label: 'Undo',
+          // The relation carries no data of its own, so relating again restores it exactly.
+          onClick: () =>
+            void addRelated(record, { id: row.id, alias: row.alias })
+              .catch((error: unknown) => toast({ message: describeError(error).title }))
+              .finally(() => void refresh()),
+        },
+      });
+    },
+    onError: (error) => toast({ message: `Could not remove: ${describeError(error).title}` }),
+    onSettled: () => refresh(),
+  });
+
+  return (
+    <section aria-labelledby={headingId} className="grid content-start gap-3 px-6 py-4">
+      <div className="flex items-center gap-2">
+        <h3 id={headingId} className="text-sm font-semibold">
+          Related items
+          {query.data && (
+            <span className="text-muted-foreground ml-1.5 font-normal">{query.data.total}</span>
+          )}
+        </h3>
+        <Button
+          variant="outline"
+          size="sm"
+          className="ml-auto"
+          aria-expanded={adding}
+          aria-controls={pickerId}
+          onClick={() => setAdding((open) => !open)}
+        >
+          {adding ? <X aria-hidden="true" /> : <Plus aria-hidden="true" />}
+          {adding ? 'Done adding' : 'Add related item'}
+        </Button>
+      </div>
+      {adding && (
+        <RelatedPicker
+          id={pickerId}
+          record={record}
+          definitions={definitions}
+          related={new Set(query.data?.rows.map((r) => r.id))}
+          onAdded={() => void refresh()}
+        />
+      )}
+      {query.isPending ? (
+        <div className="grid gap-2" aria-busy="true" aria-label="Loading related items">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} className="h-12 w-full" />
+          ))}
+        </div>
+      ) : query.isError ? (
+        <ErrorPanel compact error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.rows.length === 0 ? (
+        <div className="text-muted-foreground flex flex-col items-center gap-2 rounded-md border border-dashed p-6 text-center text-sm">
+          <Link2 className="size-5" aria-hidden="true" />
+          No related items yet.
+        </div>
+      ) : (
+        <ul className="divide-y rounded-md border" aria-label="Related items">
+          {query.data.rows.map((row) => (
+            <li key={row.id} className="flex items-center gap-3 px-3 py-2">
+              <div className="grid min-w-0 flex-1 gap-0.5">
+                <Link
+                  to="/records/$recordType/$alias/$id"
+                  params={{ recordType: row.recordType, alias: row.alias, id: row.id }}
+                  search={{}}
+                  className="focus-visible:ring-ring/50 flex min-w-0 items-center gap-2 rounded-sm text-sm font-medium outline-none hover:underline focus-visible:ring-[3px]"
+                >
+                  <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
+                    {row.id}
+                  </span>
+                  <span className="truncate">{row.title ?? 'Untitled'}</span>
+                </Link>
+                <span className="text-muted-foreground text-xs">
+                  {row.definition?.name ?? row.alias} · {row.type.toLowerCase()} · {row.alias}
+                </span>
+              </div>
+              <Button
+                variant="ghost"
+                size="icon-sm"
+                aria-label={`Remove relation to ${row.id}`}
+                title="Remove relation"
+                onClick={() => remove.mutate(row)}
+              >
+                <Link2Off aria-hidden="true" />
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+/** Picks records of a chosen definition by title (or exact id) and relates them. */
+function RelatedPicker({
+  id,
+  record,
+  definitions,
+  related,
+  onAdded,
+}: {
+  id: string;
+  record: RecordRef;
+  definitions: Definition[];
+  related: Set<string>;
+  onAdded: () => void;
+}) {
+  const fieldId = useId();
+  const [definitionKey, setDefinitionKey] = useState(() => {
+    const first = definitions[0];
+    return first ? `${first.recordType}/${first.alias}` : '';
+  });
+  const definition = definitions.find((d) => `${d.recordType}/${d.alias}` === definitionKey);
+  const [term, setTerm] = useState('');
+  const debounced = useDebounced(term, 250);
+  const candidates = useQuery({
+    ...relatedCandidatesQueryOptions(definition ?? (definitions[0] as Definition), debounced),
+    enabled: definition !== undefined,
+  });
+  const add = useMutation({
+    mutationFn: (target: { id: string; alias: string }) => addRelated(record, target),
+    onSuccess: (_void, target) => {
+      toast({ message: `Related ${target.id}.` });
+      onAdded();
+    },
+  });
+  const rows = (candidates.data?.items ?? [])
+    .map((item) => item.data)
+    .filter((data) => data.id && data.id !== record.id);
+
+  return (
+    <div id={id} className="bg-muted/40 grid gap-3 rounded-md border p-3">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,12rem)_1fr]">
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${fieldId}-type`}>Record type</Label>
+          <NativeSelect
+            id={`${fieldId}-type`}
+            value={definitionKey}
+            onChange={(event) => setDefinitionKey(event.target.value)}
+          >
+            {definitions.map((d) => (
+              <option key={`${d.recordType}/${d.alias}`} value={`${d.recordType}/${d.alias}`}>
+                {d.name} ({d.handle})
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${fieldId}-term`}>Search by title or id</Label>
+          <div className="relative">
+            <Search
+              aria-hidden="true"
+              className="text-muted-foreground pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2"
+            />
+            <Input
+              id={`${fieldId}-term`}
+              type="search"
+              autoComplete="off"
+              className="pl-8"
+              placeholder={
+                definition ? `${definition.titleField ?? 'Title'} or ${definition.handle}-1` : ''
+              }
+              value={term}
+              onChange={(event) => setTerm(event.target.value)}
+            />
+          </div>
+        </div>
+      </div>
+      {add.isError && (
+        <p role="alert" className="text-destructive text-sm">
+          {describeError(add.error).title}: {describeError(add.error).description}
+        </p>
+      )}
+      <div aria-live="polite" aria-busy={candidates.isFetching}>
+        {candidates.isPending ? (
+          <p className="text-muted-foreground flex items-center gap-2 text-sm">
+            <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Searching…
+          </p>
+        ) : candidates.isError ? (
+          <ErrorPanel compact error={candidates.error} onRetry={() => void candidates.refetch()} />
+        ) : rows.length === 0 ? (
+          <p className="text-muted-foreground text-sm">No matching records.</p>
+        ) : (
+          <ul
+            className="bg-background max-h-64 divide-y overflow-y-auto rounded-md border"
+            aria-label="Matching records"
+          >
+            {rows.map((data) => {
+              const already = related.has(data.id ?? '');
+              const title = definition?.titleField ? data[definition.titleField] : undefined;
+              return (
+                <li key={data.id} className="flex items-center gap-3 px-3 py-1.5">
+                  <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
+                    {data.id}
+                  </span>
+                  <span className="min-w-0 flex-1 truncate text-sm">{title || 'Untitled'}</span>
+                  <Button
+                    variant={already ? 'ghost' : 'outline'}
+                    size="xs"
+                    disabled={already || add.isPending}
+                    aria-label={already ? `${data.id} is related` : `Relate ${data.id}`}
+                    onClick={() =>
+                      definition && add.mutate({ id: data.id ?? '', alias: definition.alias })
+                    }
+                  >
+                    {already ? 'Related' : 'Relate'}
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

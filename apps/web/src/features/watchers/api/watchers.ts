@@ -1,0 +1,47 @@
+import { queryOptions } from '@tanstack/react-query';
+
+import type { RecordType } from '@wsc/api-client';
+
+import { api } from '@/lib/api.ts';
+
+/** A record the watcher calls are about. */
+export interface RecordRef {
+  recordType: RecordType;
+  alias: string;
+  id: string;
+}
+
+/**
+ * A record's watchers (oldest first; one page covers any realistic list).
+ *
+ * @example
+ * const { data } = useQuery(watchersQueryOptions({ recordType: 'apps', alias: 'support-tickets', id: 'SUP-1' }));
+ */
+export function watchersQueryOptions(record: RecordRef) {
+  return queryOptions({
+    queryKey: ['watchers', record.recordType, record.alias, record.id],
+    queryFn: ({ signal }) =>
+      api.listWatchers(record.recordType, record.alias, record.id, { first: 500, signal }),
+    staleTime: 0,
+  });
+}
+
+/**
+ * Adds watchers by email (inactive or unknown emails -> 422, nothing changed).
+ *
+ * @example
+ * await addWatchers(record, ['ada@helpdesk.example']);
+ */
+export function addWatchers(record: RecordRef, emails: string[]) {
+  return api.addWatchers(record.recordType, record.alias, record.id, emails);
+}
+
+/**
+ * Removes watchers by email.
+ *
+ * @example
+ * await removeWatchers(record, ['ada@helpdesk.example']);
+ */
+export function removeWatchers(record: RecordRef, emails: string[]) {
+  return api.removeWatchers(record.recordType, record.alias, record.id, emails);
+}

@@ -1,0 +1,63 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse, renderWithQuery } from '@/testing/render.tsx';
+
+import { WatchersPanel } from './watchers-panel.tsx';
+
+const record = { recordType: 'apps', alias: 'support-tickets', id: 'SUP-5' } as const;
+const watcher = {
+  id: '00000000-0000-4000-8000-000000000010',
+  target: {
+    id: '00000000-0000-4000-8000-000000000011',
+    type: 'User',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: 'grace@helpdesk.example',
+  },
+};
+
+describe('WatchersPanel', () => {
+  let watchers: (typeof watcher)[];
+  let writes: { method: string; body: unknown }[];
+
+  beforeEach(() => {
+    watchers = [watcher];
+    writes = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      const method = init?.method ?? 'GET';
+      if (method !== 'GET') {
+        writes.push({ method, body: JSON.parse(String(init?.body)) });
+        watchers = [];
+        return new Response(null, { status: 200 });
+      }
+      return jsonResponse({
+        paging: {
+          has_previous_page: false,
+          start_cursor: null,
+          end_cursor: null,
+          has_next_page: false,
+        },
+        total: watchers.length,
+        items: watchers,
+      });
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('lists watchers with name and email and removes one by email', async () => {
+    const { user } = renderWithQuery(<WatchersPanel record={record} />);
+    const list = await screen.findByRole('list', { name: 'Watchers' });
+    expect(list).toHaveTextContent('Grace Hopper');
+    expect(list).toHaveTextContent('grace@helpdesk.example');
+    await user.click(
+      within(list).getByRole('button', { name: 'Remove Grace Hopper from watchers' }),
+    );
+    await waitFor(() =>
+      expect(writes).toEqual([{ method: 'DELETE', body: { users: ['grace@helpdesk.example'] } }]),
+    );
+    expect(await screen.findByText('Nobody is watching this record yet.')).toBeVisible();
+  });
+});
