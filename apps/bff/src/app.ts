@@ -18,6 +18,7 @@ import { createAuthRouter } from './routes/auth/auth.index.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
 import { unsafeTargetReason } from './routes/proxy/proxy-rules.ts';
 import { createProxyRouter } from './routes/proxy/proxy.index.ts';
+import { createSavedViewsRouter } from './routes/saved-views/saved-views.index.ts';
 import { createStaticRouter } from './routes/static/static.index.ts';
 
 export type AppDeps = {
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route('/bff', createHealthRouter({ config, store, fetch: doFetch }));
   app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch: doFetch, logger }));
+  app.route('/bff', createSavedViewsRouter({ db: store.db, sessions, clock }));
   app.route(
     '/api',
     createProxyRouter({

@@ -12,9 +12,14 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthRouteImport } from './routes/_auth'
 import { Route as SignInRouteImport } from './routes/sign-in'
 import { Route as AuthIndexRouteImport } from './routes/_auth/index'
+import { Route as AuthGroupsIndexRouteImport } from './routes/_auth/groups/index'
+import { Route as AuthGroupsGroupIdRouteImport } from './routes/_auth/groups/$groupId'
+import { Route as AuthUsersIndexRouteImport } from './routes/_auth/users/index'
+import { Route as AuthUsersUserIdRouteImport } from './routes/_auth/users/$userId'
 import { Route as AuthRecordsRecordTypeAliasRouteImport } from './routes/_auth/records/$recordType/$alias'
 import { Route as AuthRecordsRecordTypeAliasIdRouteImport } from './routes/_auth/records/$recordType/$alias/$id'
 import { Route as AuthRecordsRecordTypeAliasNewRouteImport } from './routes/_auth/records/$recordType/$alias/new'
+import { Route as AuthRecordsRecordTypeAliasTriageRouteImport } from './routes/_auth/records/$recordType/$alias_.triage'
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
@@ -28,6 +33,26 @@ const SignInRoute = SignInRouteImport.update({
 const AuthIndexRoute = AuthIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthGroupsIndexRoute = AuthGroupsIndexRouteImport.update({
+  id: '/groups/',
+  path: '/groups/',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthGroupsGroupIdRoute = AuthGroupsGroupIdRouteImport.update({
+  id: '/groups/$groupId',
+  path: '/groups/$groupId',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthUsersIndexRoute = AuthUsersIndexRouteImport.update({
+  id: '/users/',
+  path: '/users/',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthUsersUserIdRoute = AuthUsersUserIdRouteImport.update({
+  id: '/users/$userId',
+  path: '/users/$userId',
   getParentRoute: () => AuthRoute,
 } as any)
 const AuthRecordsRecordTypeAliasRoute =
@@ -48,53 +73,89 @@ const AuthRecordsRecordTypeAliasNewRoute =
     path: '/new',
     getParentRoute: () => AuthRecordsRecordTypeAliasRoute,
   } as any)
+const AuthRecordsRecordTypeAliasTriageRoute =
+  AuthRecordsRecordTypeAliasTriageRouteImport.update({
+    id: '/records/$recordType/$alias_/triage',
+    path: '/records/$recordType/$alias/triage',
+    getParentRoute: () => AuthRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthIndexRoute
   '/sign-in': typeof SignInRoute
+  '/groups/$groupId': typeof AuthGroupsGroupIdRoute
+  '/users/$userId': typeof AuthUsersUserIdRoute
+  '/groups/': typeof AuthGroupsIndexRoute
+  '/users/': typeof AuthUsersIndexRoute
   '/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren
   '/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute
   '/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute
+  '/records/$recordType/$alias/triage': typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 export interface FileRoutesByTo {
   '/sign-in': typeof SignInRoute
   '/': typeof AuthIndexRoute
+  '/groups/$groupId': typeof AuthGroupsGroupIdRoute
+  '/users/$userId': typeof AuthUsersUserIdRoute
+  '/groups': typeof AuthGroupsIndexRoute
+  '/users': typeof AuthUsersIndexRoute
   '/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren
   '/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute
   '/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute
+  '/records/$recordType/$alias/triage': typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_auth': typeof AuthRouteWithChildren
   '/sign-in': typeof SignInRoute
   '/_auth/': typeof AuthIndexRoute
+  '/_auth/groups/$groupId': typeof AuthGroupsGroupIdRoute
+  '/_auth/users/$userId': typeof AuthUsersUserIdRoute
+  '/_auth/groups/': typeof AuthGroupsIndexRoute
+  '/_auth/users/': typeof AuthUsersIndexRoute
   '/_auth/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren
   '/_auth/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute
   '/_auth/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute
+  '/_auth/records/$recordType/$alias_/triage': typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
     | '/sign-in'
+    | '/groups/$groupId'
+    | '/users/$userId'
+    | '/groups/'
+    | '/users/'
     | '/records/$recordType/$alias'
     | '/records/$recordType/$alias/$id'
     | '/records/$recordType/$alias/new'
+    | '/records/$recordType/$alias/triage'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/sign-in'
     | '/'
+    | '/groups/$groupId'
+    | '/users/$userId'
+    | '/groups'
+    | '/users'
     | '/records/$recordType/$alias'
     | '/records/$recordType/$alias/$id'
     | '/records/$recordType/$alias/new'
+    | '/records/$recordType/$alias/triage'
   id:
     | '__root__'
     | '/_auth'
     | '/sign-in'
     | '/_auth/'
+    | '/_auth/groups/$groupId'
+    | '/_auth/users/$userId'
+    | '/_auth/groups/'
+    | '/_auth/users/'
     | '/_auth/records/$recordType/$alias'
     | '/_auth/records/$recordType/$alias/$id'
     | '/_auth/records/$recordType/$alias/new'
+    | '/_auth/records/$recordType/$alias_/triage'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -125,6 +186,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthIndexRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/groups/': {
+      id: '/_auth/groups/'
+      path: '/groups'
+      fullPath: '/groups/'
+      preLoaderRoute: typeof AuthGroupsIndexRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/groups/$groupId': {
+      id: '/_auth/groups/$groupId'
+      path: '/groups/$groupId'
+      fullPath: '/groups/$groupId'
+      preLoaderRoute: typeof AuthGroupsGroupIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/users/': {
+      id: '/_auth/users/'
+      path: '/users'
+      fullPath: '/users/'
+      preLoaderRoute: typeof AuthUsersIndexRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/users/$userId': {
+      id: '/_auth/users/$userId'
+      path: '/users/$userId'
+      fullPath: '/users/$userId'
+      preLoaderRoute: typeof AuthUsersUserIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/records/$recordType/$alias': {
       id: '/_auth/records/$recordType/$alias'
       path: '/records/$recordType/$alias'
@@ -145,6 +234,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/records/$recordType/$alias/new'
       preLoaderRoute: typeof AuthRecordsRecordTypeAliasNewRouteImport
       parentRoute: typeof AuthRecordsRecordTypeAliasRoute
+    }
+    '/_auth/records/$recordType/$alias_/triage': {
+      id: '/_auth/records/$recordType/$alias_/triage'
+      path: '/records/$recordType/$alias/triage'
+      fullPath: '/records/$recordType/$alias/triage'
+      preLoaderRoute: typeof AuthRecordsRecordTypeAliasTriageRouteImport
+      parentRoute: typeof AuthRoute
     }
   }
 }
@@ -167,12 +263,22 @@ const AuthRecordsRecordTypeAliasRouteWithChildren =
 
 interface AuthRouteChildren {
   AuthIndexRoute: typeof AuthIndexRoute
+  AuthGroupsGroupIdRoute: typeof AuthGroupsGroupIdRoute
+  AuthUsersUserIdRoute: typeof AuthUsersUserIdRoute
+  AuthGroupsIndexRoute: typeof AuthGroupsIndexRoute
+  AuthUsersIndexRoute: typeof AuthUsersIndexRoute
   AuthRecordsRecordTypeAliasRoute: typeof AuthRecordsRecordTypeAliasRouteWithChildren
+  AuthRecordsRecordTypeAliasTriageRoute: typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
   AuthIndexRoute: AuthIndexRoute,
+  AuthGroupsGroupIdRoute: AuthGroupsGroupIdRoute,
+  AuthUsersUserIdRoute: AuthUsersUserIdRoute,
+  AuthGroupsIndexRoute: AuthGroupsIndexRoute,
+  AuthUsersIndexRoute: AuthUsersIndexRoute,
   AuthRecordsRecordTypeAliasRoute: AuthRecordsRecordTypeAliasRouteWithChildren,
+  AuthRecordsRecordTypeAliasTriageRoute: AuthRecordsRecordTypeAliasTriageRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)

@@ -52,6 +52,24 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Saved views: a name is unique per definition (case-insensitively), not across all of a user's
+  // definitions, and each user has at most one default view per definition (enforced here, so
+  // two concurrent "make default" requests cannot both win).
+  '0003_saved_views_per_definition': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('saved_views').dropConstraint('saved_views_owner_name').execute();
+      await db.schema
+        .alterTable('saved_views')
+        .addColumn('is_default', 'boolean', (c) => c.notNull().defaultTo(false))
+        .execute();
+      await sql`create unique index saved_views_owner_definition_name on saved_views (user_id, region, record_type, alias, lower(name))`.execute(
+        db,
+      );
+      await sql`create unique index saved_views_one_default on saved_views (user_id, region, record_type, alias) where is_default`.execute(
+        db,
+      );
+    },
+  },
 };
 
 const provider: MigrationProvider = {

@@ -28,6 +28,8 @@ export type SavedViewsTable = {
   record_type: string;
   alias: string;
   search: ColumnType<unknown, string, string>;
+  /** At most one per (user, region, definition): a partial unique index (migration 0003). */
+  is_default: Generated<boolean>;
   created_at: Millis;
   updated_at: Millis;
 };

@@ -30,6 +30,12 @@ export interface UserPickerProps {
   placeholder?: string;
   /** Accessible name when no `<label htmlFor>` points at the input. */
   ariaLabel?: string;
+  /**
+   * Also receives the whole picked user, for callers that need more than the email (group
+   * membership works with user ids). Pickers that collect several people pass `value=""` and
+   * keep their own list.
+   */
+  onPickUser?: (user: User) => void;
 }
 
 /**
@@ -46,6 +52,7 @@ export function UserPicker({
   disabled,
   placeholder = 'Search people…',
   ariaLabel,
+  onPickUser,
 }: UserPickerProps) {
   const listId = useId();
   const [open, setOpen] = useState(false);
@@ -58,6 +65,7 @@ export function UserPicker({
 
   function pick(user: User) {
     onChange(user.email);
+    onPickUser?.(user);
     setOpen(false);
     setTerm('');
   }

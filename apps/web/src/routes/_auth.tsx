@@ -4,9 +4,13 @@ import { createFileRoute, Outlet, redirect, useRouter } from '@tanstack/react-ro
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { AppShell } from '@/components/layouts/app-shell.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { Toaster } from '@/components/ui/toast.tsx';
+import { UploadTrayHost } from '@/features/attachments/components/upload-tray-host.tsx';
 import { logout, sessionQueryOptions } from '@/features/auth/api/session.ts';
+import { PaletteLauncher } from '@/features/command-palette/components/palette-launcher.tsx';
 import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
 import { DefinitionNav } from '@/features/definitions/components/definition-nav.tsx';
+import { SavedViewsNav } from '@/features/saved-views/components/saved-views-nav.tsx';
 
 import { RouteError } from './-components/route-error.tsx';
 
@@ -55,13 +59,20 @@ function AuthLayout() {
             onRetry={() => void definitions.refetch()}
           />
         ) : (
-          <DefinitionNav definitions={definitions.data.items} />
+          <>
+            <DefinitionNav definitions={definitions.data.items} />
+            <SavedViewsNav definitions={definitions.data.items} />
+          </>
         )
       }
+      search={<PaletteLauncher definitions={definitions.data?.items ?? []} />}
       onSignOut={() => signOut.mutate()}
       signingOut={signOut.isPending}
     >
       <Outlet />
+      {/* Outside the pages, so uploads and undo toasts survive navigation within the console. */}
+      <UploadTrayHost />
+      <Toaster />
     </AppShell>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { LogOut, Monitor, Moon, Sun } from 'lucide-react';
+import { LogOut, Monitor, Moon, Sun, UserRound, UsersRound } from 'lucide-react';
 
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -29,6 +29,7 @@ export function AppShell({
   sidebar,
   onSignOut,
   signingOut,
+  search,
   children,
 }: {
   user: ShellUser;
@@ -36,6 +37,8 @@ export function AppShell({
   sidebar: React.ReactNode;
   onSignOut: () => void;
   signingOut?: boolean;
+  /** The header's search entry (the command palette launcher). */
+  search?: React.ReactNode;
   children: React.ReactNode;
 }) {
   return (
@@ -59,12 +62,14 @@ export function AppShell({
         <nav aria-label="Records" className="min-h-0 flex-1 overflow-y-auto px-2 py-3">
           {sidebar}
         </nav>
+        <DirectoryNav />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-12 shrink-0 items-center gap-3 border-b px-4">
           <Link to="/" className="font-semibold md:hidden">
             Workspace Console
           </Link>
+          {search}
           <div className="ml-auto flex items-center gap-2">
             <Badge variant="outline" title="API region" data-testid="region-badge">
               Region: {region}
@@ -98,6 +103,38 @@ export function AppShell({
         </main>
       </div>
     </div>
+  );
+}
+
+const DIRECTORY_LINKS = [
+  { to: '/users', label: 'Users', Icon: UserRound },
+  { to: '/groups', label: 'Groups', Icon: UsersRound },
+] as const;
+
+/**
+ * The sidebar's second section: people and groups. Everyone signed in may read them; what a
+ * member may not change, the pages themselves leave out.
+ */
+function DirectoryNav() {
+  return (
+    <nav aria-labelledby="nav-directory" className="border-sidebar-border border-t px-2 py-3">
+      <h2 id="nav-directory" className="text-muted-foreground px-2 pb-1 text-xs font-medium">
+        Directory
+      </h2>
+      <ul className="grid gap-0.5">
+        {DIRECTORY_LINKS.map(({ to, label, Icon }) => (
+          <li key={to}>
+            <Link
+              to={to}
+              className="hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-ring/50 aria-[current=page]:bg-sidebar-accent aria-[current=page]:text-sidebar-accent-foreground flex items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none focus-visible:ring-[3px] aria-[current=page]:font-medium"
+            >
+              <Icon aria-hidden="true" className="text-muted-foreground size-4" />
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

@@ -1,18 +1,22 @@
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import {
   createFileRoute,
   Link,
   notFound,
   Outlet,
+  redirect,
   useNavigate,
   useParams,
 } from '@tanstack/react-router';
-import { ChevronRight } from 'lucide-react';
+import { ChevronRight, ListChecks } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 
 import type { RecordType } from '@wsc/api-client';
 import { RecordTypeSchema } from '@wsc/api-client';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { buttonVariants } from '@/components/ui/button.tsx';
+import { BulkBar } from '@/features/bulk-changes/components/bulk-bar.tsx';
 import {
   definitionsQueryOptions,
   findDefinition,
@@ -22,6 +26,9 @@ import {
 import { recordSearchQueryOptions } from '@/features/records/api/records.ts';
 import { RecordsView } from '@/features/records/components/records-view.tsx';
 import { RecordListSearchSchema } from '@/features/records/lib/search-params.ts';
+import { ViewControls } from '@/features/saved-views/components/view-controls.tsx';
+import { usePageActions } from '@/lib/page-actions.ts';
+import { savedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
 
@@ -35,6 +42,25 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
     stringify: (params) => params,
   },
   validateSearch: RecordListSearchSchema,
+  // Entering a definition's plain list opens the user's default view for it, if they have one.
+  // Only on entering (not when the list is cleared in place), and never blocking on the BFF.
+  beforeLoad: async ({ context, params, search, cause }) => {
+    if (cause !== 'enter' || Object.values(search).some((v) => v !== undefined)) return;
+    const views = await context.queryClient
+      .ensureQueryData(savedViewsQueryOptions())
+      .catch(() => []);
+    const preferred = views.find(
+      (v) => v.isDefault && v.recordType === params.recordType && v.alias === params.alias,
+    );
+    if (preferred) {
+      throw redirect({
+        to: '/records/$recordType/$alias',
+        params,
+        search: viewSearch(preferred),
+        replace: true,
+      });
+    }
+  },
   loaderDeps: ({ search }) => ({ filter: search.filter, sort: search.sort, cursor: search.cursor }),
   loader: async ({ context, params, deps }) => {
     const { items } = await context.queryClient.ensureQueryData(definitionsQueryOptions());
@@ -58,10 +84,59 @@ function RecordsPage() {
   const { recordType, alias } = Route.useParams();
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
+  const queryClient = useQueryClient();
   const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
   const definition = findDefinition(definitions, recordType, alias);
   // The child route's `$id` param, when a record is open in the side panel.
   const activeId = useParams({ strict: false }).id;
+  // Bulk selection: checked ids of loaded rows, or "all matching" (the filter decides, not ids).
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const clearSelection = useCallback(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+  }, []);
+  useEffect(clearSelection, [search.filter, recordType, alias, clearSelection]);
+  // What the command palette offers on this page.
+  usePageActions(
+    useMemo(
+      () => [
+        {
+          id: 'new-record',
+          label: 'New record',
+          run: () =>
+            void navigate({
+              to: '/records/$recordType/$alias/new',
+              params: { recordType, alias },
+              search: (prev) => prev,
+            }),
+        },
+        {
+          id: 'enter-triage',
+          label: 'Enter triage',
+          run: () =>
+            void navigate({
+              to: '/records/$recordType/$alias/triage',
+              params: { recordType, alias },
+              search: { filter: search.filter, sort: search.sort, view: search.view },
+            }),
+        },
+        ...(search.filter
+          ? [
+              {
+                id: 'clear-filter',
+                label: 'Clear filter',
+                run: () =>
+                  void navigate({
+                    search: (prev) => ({ ...prev, filter: undefined, cursor: undefined }),
+                  }),
+              },
+            ]
+          : []),
+      ],
+      [navigate, recordType, alias, search.filter, search.sort, search.view],
+    ),
+  );
 
   if (!definition) return <UnknownDefinition recordType={recordType} alias={alias} />;
 
@@ -81,6 +156,22 @@ function RecordsPage() {
         <span className="bg-secondary text-secondary-foreground rounded px-1.5 py-0.5 font-mono text-xs">
           {definition.handle}
         </span>
+        <div className="ml-auto flex items-center gap-2">
+          <ViewControls
+            recordType={recordType}
+            alias={alias}
+            search={search}
+            onViewChange={(view) => void navigate({ search: (prev) => ({ ...prev, view }) })}
+          />
+          <Link
+            to="/records/$recordType/$alias/triage"
+            params={{ recordType, alias }}
+            search={{ filter: search.filter, sort: search.sort, view: search.view }}
+            className={buttonVariants({ variant: 'outline', size: 'sm' })}
+          >
+            <ListChecks aria-hidden="true" /> Triage
+          </Link>
+        </div>
       </div>
       <RecordsView
         definition={definition}
@@ -104,6 +195,41 @@ function RecordsPage() {
           `/records/${encodeURIComponent(recordType)}/${encodeURIComponent(alias)}/${encodeURIComponent(id)}${window.location.search}`
         }
         activeId={activeId}
+        selection={{
+          selected,
+          onToggle: (id) => {
+            setAllMatching(false);
+            setSelected((current) => {
+              const next = new Set(current);
+              if (next.has(id)) next.delete(id);
+              else next.add(id);
+              return next;
+            });
+          },
+          onToggleAll: (ids) => {
+            setAllMatching(false);
+            setSelected((current) =>
+              ids.length > 0 && ids.every((id) => current.has(id)) ? new Set() : new Set(ids),
+            );
+          },
+        }}
+        renderSelectionBar={({ rows, total }) => (
+          <BulkBar
+            definition={definition}
+            rows={rows}
+            selected={selected}
+            allMatching={allMatching}
+            total={total}
+            filter={search.filter}
+            onSelectAllMatching={() => setAllMatching(true)}
+            onClear={clearSelection}
+            onApplied={() => {
+              clearSelection();
+              void queryClient.invalidateQueries({ queryKey: ['records', recordType, alias] });
+              void queryClient.invalidateQueries({ queryKey: ['record', recordType, alias] });
+            }}
+          />
+        )}
       />
       <Outlet />
     </>

@@ -1,0 +1,155 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRouter,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import type { RecordData } from '@wsc/api-client';
+
+import { jsonResponse, ticketsDefinition } from '@/testing/render.tsx';
+
+import { TriageView } from './triage-view.tsx';
+
+const BASE = '/api/v1/apps/support-tickets';
+
+function ticket(n: number, extra: RecordData = {}): RecordData {
+  return {
+    id: `SUP-${n}`,
+    Title: `Ticket ${n}`,
+    Status: 'New',
+    Severity: 'Low',
+    'Created At': '2024-01-01T00:00:00.000Z',
+    'Created By': 'a@x.io',
+    'Updated At': '2024-07-01T12:30:00.000Z',
+    'Updated By': 'a@x.io',
+    ...extra,
+  };
+}
+
+/** A tiny in-memory API behind fetch: a queue of three tickets, GET and PUT with ETags. */
+function fakeApi() {
+  const store = new Map([1, 2, 3].map((n) => [`SUP-${n}`, ticket(n)]));
+  const versions = new Map([...store.keys()].map((id) => [id, 1]));
+  const calls: { method: string; path: string; ifMatch: string | null; body: unknown }[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const headers = new Headers(init?.headers);
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as RecordData) : undefined;
+    calls.push({ method, path: url.pathname, ifMatch: headers.get('if-match'), body });
+    if (url.pathname === BASE) {
+      return jsonResponse({
+        paging: {
+          has_previous_page: false,
+          start_cursor: null,
+          end_cursor: null,
+          has_next_page: false,
+        },
+        total: store.size,
+        items: [...store.values()].map((data, i) => ({ cursor: `c${i}`, data })),
+      });
+    }
+    const id = decodeURIComponent(url.pathname.slice(BASE.length + 1));
+    const record = store.get(id);
+    if (!record) return jsonResponse({ status: 404, title: 'Not Found' }, 404);
+    if (method === 'PUT') {
+      if (headers.get('if-match') !== `"v${versions.get(id)}"`) {
+        return jsonResponse({ status: 412, title: 'Precondition Failed' }, 412);
+      }
+      Object.assign(record, body);
+      versions.set(id, (versions.get(id) ?? 0) + 1);
+    }
+    return jsonResponse(record, 200, { ETag: `"v${versions.get(id)}"` });
+  });
+  return { store, calls };
+}
+
+function Page() {
+  const [id, setId] = useState<string | undefined>(undefined);
+  return <TriageView definition={ticketsDefinition} currentId={id} onCurrentChange={setId} />;
+}
+
+function renderTriage() {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const rootRoute = createRootRoute({ component: Page });
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { user: userEvent.setup() };
+}
+
+const currentId = () => screen.getByTestId('triage-record-id');
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('TriageView', () => {
+  it('prefetches the next record, so j shows it without another request', async () => {
+    const { calls } = fakeApi();
+    const { user } = renderTriage();
+    await waitFor(() => expect(currentId()).toHaveTextContent('SUP-1'));
+    const gets = (id: string) =>
+      calls.filter((c) => c.method === 'GET' && c.path === `${BASE}/${id}`);
+    await waitFor(() => expect(gets('SUP-2')).toHaveLength(1));
+
+    // Shown straight from the cache (the time itself is measured in Chromium: e2e/tests/triage).
+    await user.keyboard('j');
+    expect(currentId()).toHaveTextContent('SUP-2');
+    expect(screen.getByRole('heading', { name: 'Ticket 2' })).toBeInTheDocument();
+    expect(gets('SUP-2')).toHaveLength(1);
+    expect(screen.getByTestId('triage-position')).toHaveTextContent('2 of 3');
+  });
+
+  it('sets status and severity with single keys and undoes with If-Match', async () => {
+    const { store, calls } = fakeApi();
+    const { user } = renderTriage();
+    await waitFor(() => expect(currentId()).toHaveTextContent('SUP-1'));
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Status' })).toBeInTheDocument());
+
+    await user.keyboard('2');
+    await waitFor(() => expect(store.get('SUP-1')?.Status).toBe('Open'));
+    await user.keyboard('{Shift>}[Digit4]{/Shift}');
+    await waitFor(() => expect(store.get('SUP-1')?.Severity).toBe('Critical'));
+    const puts = () => calls.filter((c) => c.method === 'PUT');
+    expect(puts().map((c) => [c.body, c.ifMatch])).toEqual([
+      [{ Status: 'Open' }, '"v1"'],
+      [{ Severity: 'Critical' }, '"v2"'],
+    ]);
+    expect(screen.getByTestId('triage-status')).toHaveTextContent('Press u to undo');
+
+    await user.keyboard('u');
+    await waitFor(() => expect(store.get('SUP-1')?.Severity).toBe('Low'));
+    expect(puts()[2]).toMatchObject({ body: { Severity: 'Low' }, ifMatch: '"v3"' });
+    await user.keyboard('u');
+    await waitFor(() => expect(store.get('SUP-1')?.Status).toBe('New'));
+    await user.keyboard('u');
+    expect(screen.getByTestId('triage-status')).toHaveTextContent('Nothing to undo.');
+  });
+
+  it('n saves the editor’s changes, then moves to the next record', async () => {
+    const { store } = fakeApi();
+    const { user } = renderTriage();
+    await waitFor(() => expect(currentId()).toHaveTextContent('SUP-1'));
+    await user.keyboard('e');
+    const title = screen.getByRole('textbox', { name: 'Title' });
+    expect(title).toHaveFocus();
+    await user.type(title, ' (edited) jk');
+    expect(currentId()).toHaveTextContent('SUP-1');
+    await user.keyboard('{Escape}n');
+    await waitFor(() => expect(currentId()).toHaveTextContent('SUP-2'));
+    expect(store.get('SUP-1')?.Title).toBe('Ticket 1 (edited) jk');
+  });
+});

@@ -1,0 +1,66 @@
+import type { Definition, Field, RecordData } from '@wsc/api-client';
+
+export interface TriageFields {
+  /** Set with 1..9. */
+  status?: Field | undefined;
+  /** Set with Shift+1..9. */
+  severity?: Field | undefined;
+  /** Set with `a`. */
+  assignee?: Field | undefined;
+}
+
+const writable = (field: Field) => !field.readOnly;
+
+/**
+ * Which fields the single-key shortcuts set, found by name and type so any definition works:
+ * status is the picklist named Status (else the first required picklist), severity the one named
+ * Severity or Priority, assignee the user field named Assignee/Owner (else the first user field).
+ *
+ * @example
+ * triageFields(supportTickets); // { status: Status, severity: Severity, assignee: Assignee }
+ */
+export function triageFields(definition: Definition): TriageFields {
+  const fields = definition.fields.filter(writable);
+  const picklists = fields.filter((f) => f.type === 'PICKLIST' && (f.values?.length ?? 0) > 0);
+  const users = fields.filter((f) => f.type === 'USER_ID');
+  const status =
+    picklists.find((f) => /^(status|state)$/i.test(f.name)) ?? picklists.find((f) => f.required);
+  const severity = picklists.find(
+    (f) => f !== status && /^(severity|priority|urgency|impact)$/i.test(f.name),
+  );
+  const assignee = users.find((f) => /assign|owner/i.test(f.name)) ?? users[0];
+  return { status, severity, assignee };
+}
+
+/**
+ * The values of `fields` in `record` ('' when unset): what an undo writes back.
+ *
+ * @example
+ * valuesBefore({ Status: 'New', Title: 'x' }, { Status: 'Open' }); // { Status: 'New' }
+ */
+export function valuesBefore(record: RecordData, fields: RecordData): RecordData {
+  const out: RecordData = {};
+  for (const name of Object.keys(fields)) out[name] = record[name] ?? '';
+  return out;
+}
+
+/**
+ * Whether writing `fields` would change anything in `record`.
+ *
+ * @example
+ * changesAnything({ Status: 'Open' }, { Status: 'Open' }); // false
+ */
+export function changesAnything(record: RecordData, fields: RecordData): boolean {
+  return Object.entries(fields).some(([name, value]) => (record[name] ?? '') !== value);
+}
+
+/**
+ * A short description of a change, for the status line and the undo message.
+ *
+ * @example
+ * describeChange({ Status: 'Open' }); // 'Status → Open'
+ */
+export function describeChange(fields: RecordData): string {
+  const parts = Object.entries(fields).map(([name, value]) => `${name} → ${value || '(empty)'}`);
+  return parts.length <= 2 ? parts.join(', ') : `${parts.length} fields`;
+}
