@@ -1,0 +1,68 @@
+// Starts the workspace API as a real process for a benchmark and signs in with demo credentials.
+import type http from 'node:http';
+
+import type { Started } from './processes.ts';
+import { expectStatus } from './http.ts';
+import { freePort, startNode, waitUntil } from './processes.ts';
+
+export type ApiProcess = Started & { url: string };
+
+/**
+ * Starts `apps/workspace-api` on a free port with the rate limit off and request logging quiet.
+ *
+ * @example
+ * const api = await startApi('api-100k', { DATA_DIR: dir });
+ */
+export async function startApi(
+  name: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ApiProcess> {
+  const port = await freePort();
+  const started = startNode(
+    name,
+    'apps/workspace-api',
+    'src/index.ts',
+    { PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_RPS: '0', LOG_LEVEL: 'error', ...env },
+    nodeArgs,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntil(
+      started,
+      `workspace API (${name})`,
+      async () => (await fetch(`${url}/health`)).ok,
+      600_000,
+    );
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+  return { ...started, url };
+}
+
+/**
+ * A bearer token from `/oauth/token` (client credentials with HTTP Basic).
+ *
+ * @example
+ * const token = await fetchToken(agent, api.url, credentials.admin);
+ */
+export async function fetchToken(
+  agent: http.Agent,
+  baseUrl: string,
+  credential: { clientId: string; clientSecret: string },
+): Promise<string> {
+  const basic = Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64');
+  const response = await expectStatus(agent, `${baseUrl}/oauth/token`, 200, {
+    method: 'POST',
+    headers: {
+      Authorization: `Basic ${basic}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  const token = (JSON.parse(response.body.toString('utf8')) as { access_token?: unknown })
+    .access_token;
+  if (typeof token !== 'string') throw new Error('token response without access_token');
+  return token;
+}
