@@ -69,8 +69,23 @@ export function planDefinitionIndexes(
         break;
     }
   }
+  // `==` / `=in=` on exact-string fields compile to `data @> {"F": v}` (see rsql-sql.ts): one GIN
+  // index serves every such field and, unlike the partial btrees above (whose statistics the
+  // planner ignores), it finds only the matching rows, AND-ing several clauses inside the index.
+  // jsonb_path_ops: smaller and faster than jsonb_ops, and containment is all it has to serve.
+  if (definition.fields.some((field) => CONTAINMENT_TYPES.has(field.type))) {
+    add('', 'containment', 'using gin (data jsonb_path_ops)');
+  }
   return plans;
 }
+
+/** Field types whose `==` compiles to JSONB containment (stored value = the exact string). */
+export const CONTAINMENT_TYPES: ReadonlySet<string> = new Set([
+  'TEXT',
+  'PICKLIST',
+  'USER_ID',
+  'BOOLEAN',
+]);
 
 /**
  * Creates any missing per-definition index (idempotent; existing ones are kept).

@@ -9,7 +9,7 @@ import type { Db } from '../db/client.ts';
 import type { RecordRow } from '../db/schema.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { FilterField, FilterKind } from './rsql-sql.ts';
-import { fieldTextExpression } from '../db/definition-indexes.ts';
+import { CONTAINMENT_TYPES, fieldTextExpression } from '../db/definition-indexes.ts';
 import { SYSTEM_FIELD_NAMES } from '../workspace/definitions.ts';
 import { unprocessable } from './errors.ts';
 import { isValidDate, normalizeDateTime } from './rsql-sql.ts';
@@ -56,6 +56,7 @@ export function recordFieldResolver(
         name: field.name,
         kind: KIND_BY_TYPE[field.type] ?? 'text',
         expr: sql.raw(fieldTextExpression(field.name)),
+        ...(CONTAINMENT_TYPES.has(field.type) ? { dataKey: field.name } : {}),
         ...(field.values ? { values: field.values } : {}),
       });
     }

@@ -1,13 +1,16 @@
 // RSQL semantics through HTTP: every operator per field type, precedence, errors with positions,
 // and injection attempts, on a small known data set.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ProblemSchema, RecordPagedListSchema } from '@wsc/api-client';
+import { eq, inList, serialize } from '@wsc/rsql';
 
 import type { Harness } from '../../test/harness.ts';
 import { createHarness } from '../../test/harness.ts';
-import { insertRecords } from './records.ts';
-import { containsPattern, normalizeDateTime } from './rsql-sql.ts';
+import { planDefinitionIndexes } from '../db/definition-indexes.ts';
+import { insertRecords, recordFieldResolver } from './records.ts';
+import { compileFilter, containmentJson, containsPattern, normalizeDateTime } from './rsql-sql.ts';
 
 let h: Harness;
 const ids: Record<string, string> = {};
@@ -313,5 +316,126 @@ describe('injection attempts', () => {
     );
     expect(sortInjection.status).toBe(400);
     expect(ProblemSchema.parse(sortInjection.json).errors?.[0]?.field).toBe('sort');
+  });
+});
+
+describe('equality on exact-string fields compiles to JSONB containment', () => {
+  const definitionOf = () => {
+    const definition = h.deps.workspace.find('apps', 'support-tickets');
+    if (!definition) throw new Error('demo workspace missing support-tickets');
+    return definition;
+  };
+  const compiled = (filter: string) =>
+    h.db
+      .selectFrom('records')
+      .select('id')
+      .where(compileFilter(filter, recordFieldResolver(definitionOf())))
+      .compile();
+
+  it('binds the JSON object as one parameter for ==, and ORs containments for =in=', () => {
+    const eqQuery = compiled(`Title=="x' or '1'='1";Status==Open;Billable==TRUE`);
+    expect(eqQuery.sql.match(/data @> \$\d+::jsonb/g)).toHaveLength(3);
+    expect(eqQuery.sql).not.toContain("'1'");
+    expect(eqQuery.parameters).toEqual([
+      JSON.stringify({ Title: "x' or '1'='1" }),
+      '{"Status":"Open"}',
+      '{"Billable":"true"}',
+    ]);
+    const inQuery = compiled('Assignee=in=(a@example.com,b@example.com)');
+    expect(inQuery.sql).toMatch(/\(data @> \$\d+::jsonb\) or \(data @> \$\d+::jsonb\)/);
+    // Negations, numbers, dates, multi-picklists and system columns keep their expressions.
+    for (const filter of [
+      'Status!=Open',
+      'Status=out=(Open)',
+      'Priority==3',
+      'Due Date==2024-01-15',
+      'Tags==vip',
+      'Created By==admin@example.com',
+      'Status==null',
+    ]) {
+      expect(compiled(filter).sql, filter).not.toContain('jsonb');
+    }
+  });
+
+  it('is served by the definition GIN index', async () => {
+    const definition = definitionOf();
+    const gin = planDefinitionIndexes(definition, { trgm: h.deps.trgm }).find((plan) =>
+      plan.ddl.includes('jsonb_path_ops'),
+    );
+    expect(gin).toBeDefined();
+    const where = compileFilter('Status==Open;Severity==High', recordFieldResolver(definition));
+    // Four rows: the planner would rather scan any small index and filter, so the other indexes
+    // are dropped inside a transaction that is rolled back, leaving the GIN index or a seq scan.
+    let plan = '';
+    const rollback = new Error('rollback');
+    await expect(
+      h.db.transaction().execute(async (trx) => {
+        const others = await sql<{ indexname: string }>`select indexname from pg_indexes
+          where tablename = 'records' and schemaname = current_schema()
+            and indexname <> ${gin?.name ?? ''}
+            and not exists (select 1 from pg_constraint where conname = indexname)`.execute(trx);
+        for (const { indexname } of others.rows) {
+          await sql`drop index ${sql.id(indexname)}`.execute(trx);
+        }
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const result = await sql<Record<string, string>>`explain select id from records
+          where alias = 'support-tickets' and ${where}`.execute(trx);
+        plan = result.rows.map((row) => Object.values(row).join(' ')).join('\n');
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    expect(plan).toContain(gin?.name ?? '?');
+  });
+
+  const tricky = 'He said "hi" \\ back\\slash, it\'s ü 日本 🎉';
+  beforeAll(async () => {
+    const [row] = await insertRecords(
+      h.db,
+      definitionOf(),
+      [{ Title: tricky, Customer: tricky, Status: 'Open', Billable: 'true' }],
+      'agent@example.com',
+      new Date('2025-02-01T00:00:00.000Z'),
+    );
+    ids.r5 = row?.id ?? '';
+  });
+  afterAll(async () => {
+    await h.db
+      .deleteFrom('records')
+      .where('id', '=', ids.r5 ?? '')
+      .execute();
+  });
+
+  it.each([
+    [serialize(eq('Title', tricky)), ['r5']],
+    [serialize(eq('Customer', tricky)), ['r5']],
+    [serialize(inList('Customer', [tricky, 'Globex'])), ['r2', 'r5']],
+    [serialize(eq('Title', tricky.toUpperCase())), []],
+    [serialize(eq('Title', 'He said')), []],
+    ['Customer=="acme inc"', ['r4']],
+    ['Customer=="Acme inc"', []],
+    [`Customer=="O'Reilly"`, ['r3']],
+    ['Status==Open', ['r2', 'r5']],
+    ['Status=in=(New,Open)', ['r1', 'r2', 'r5']],
+    ['Billable==true', ['r1', 'r5']],
+    ['Billable==True', ['r1', 'r5']],
+    ['Billable==false', ['r2']],
+    ['Assignee==agent@example.com', ['r1', 'r4']],
+    // Filters compare the stored canonical email exactly, as `=` did (no case folding).
+    ['Assignee==AGENT@example.com', []],
+    ['Assignee=in=(agent@example.com,admin@example.com)', ['r1', 'r2', 'r4']],
+    ['Status==Open;Billable==true', ['r5']],
+    ['Status==Open,Billable==true', ['r1', 'r2', 'r5']],
+  ])('%s', async (filter, expected) => {
+    expect(await names(filter)).toEqual(expected);
+  });
+
+  it('replaces lone surrogates as a text parameter would (jsonb rejects them escaped)', async () => {
+    expect(containmentJson('Title', 'a\ud800b')).toBe('{"Title":"a\ufffdb"}');
+    const rows = await h.db
+      .selectFrom('records')
+      .select('id')
+      .where(compileFilter(serialize(eq('Title', 'a\udc00')), recordFieldResolver(definitionOf())))
+      .execute();
+    expect(rows).toEqual([]);
   });
 });

@@ -34,6 +34,13 @@ export type FilterField = {
    * Built only from trusted names (definition fields, column names).
    */
   expr: RawBuilder<unknown>;
+  /**
+   * The key in `records.data` when the field's stored value is exactly the string a filter names
+   * (text, picklist, user email, `true|false`): `==` / `=in=` then compile to `data @> {key: v}`,
+   * which the per-definition GIN index serves. Unset for columns and for values compared as
+   * numbers, dates or arrays.
+   */
+  dataKey?: string;
   /** Allowed values for picklists. */
   values?: readonly string[];
 };
@@ -141,27 +148,25 @@ function fail(ctx: Ctx, message: string, position: number): never {
   throw new FilterError(ctx.parameter, message, position);
 }
 
-/** The typed SQL value for one RSQL value of a field, or a 400 at the value's position. */
-function bindValue(
-  ctx: Ctx,
-  field: FilterField,
-  value: string,
-  position: number,
-): RawBuilder<unknown> {
+/**
+ * One RSQL value of a field, validated and normalised to the text stored or compared (a 400 at the
+ * value's position when it is malformed).
+ */
+function normalizeValue(ctx: Ctx, field: FilterField, value: string, position: number): string {
   switch (field.kind) {
     case 'number':
       if (!NUMBER_RE.test(value) || value.length > 40)
         fail(ctx, `"${field.name}" expects a number`, position);
-      return sql`${value}::numeric`;
+      return value;
     case 'date':
       if (!isValidDate(value)) fail(ctx, `"${field.name}" expects a date YYYY-MM-DD`, position);
-      return sql`${value}`;
+      return value;
     case 'datetime':
     case 'timestamp': {
       const normalized = normalizeDateTime(value);
       if (!normalized)
         fail(ctx, `"${field.name}" expects a date-time YYYY-MM-DDTHH:MM:SS.SSSZ`, position);
-      return field.kind === 'timestamp' ? sql`${normalized}::timestamptz` : sql`${normalized}`;
+      return normalized;
     }
     case 'picklist':
     case 'multi-picklist':
@@ -172,17 +177,45 @@ function bindValue(
           position,
         );
       }
-      return sql`${value}`;
+      return value;
     case 'boolean': {
       const lowered = value.toLowerCase();
       if (lowered !== 'true' && lowered !== 'false')
         fail(ctx, `"${field.name}" expects true or false`, position);
-      return sql`${lowered}`;
+      return lowered;
     }
     default:
-      return sql`${value}`;
+      return value;
   }
 }
+
+/** The typed SQL value for one RSQL value of a field, or a 400 at the value's position. */
+function bindValue(
+  ctx: Ctx,
+  field: FilterField,
+  value: string,
+  position: number,
+): RawBuilder<unknown> {
+  const normalized = normalizeValue(ctx, field, value, position);
+  if (field.kind === 'number') return sql`${normalized}::numeric`;
+  if (field.kind === 'timestamp') return sql`${normalized}::timestamptz`;
+  return sql`${normalized}`;
+}
+
+/**
+ * The JSON object `{key: value}` for a containment filter (`data @> $1::jsonb`).
+ *
+ * @example
+ * containmentJson('Status', 'Open'); // '{"Status":"Open"}'
+ */
+export function containmentJson(key: string, value: string): string {
+  // A text parameter's lone surrogates reach PostgreSQL as U+FFFD (UTF-8 encoding), but JSON would
+  // escape them as `\udXXX`, which jsonb rejects: replace them first so `==` behaves as `=` did.
+  const wellFormed = (text: string) => text.replace(LONE_SURROGATE_RE, '\ufffd');
+  return JSON.stringify({ [wellFormed(key)]: wellFormed(value) });
+}
+
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function orNull(expr: RawBuilder<unknown>, condition: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${expr} is null or ${condition})`;
@@ -232,6 +265,21 @@ function compileComparison(
       default:
         return orNull(expr, sql<SqlBool>`not (${array} && ${list})`);
     }
+  }
+
+  if (field.dataKey !== undefined && (operator === '==' || operator === '=in=')) {
+    const key = field.dataKey;
+    // Validated and normalised (booleans to lower case) exactly as for `=`; the JSON is built here
+    // and bound as one parameter, so values never reach the SQL text.
+    const contains = (index: number) => {
+      const value = normalizeValue(ctx, field, values[index] ?? '', at(index));
+      return sql<SqlBool>`(data @> ${containmentJson(key, value)}::jsonb)`;
+    };
+    if (operator === '==') return contains(0);
+    return sql<SqlBool>`(${sql.join(
+      values.map((_, index) => contains(index)),
+      sql.raw(' or '),
+    )})`;
   }
 
   switch (operator) {
