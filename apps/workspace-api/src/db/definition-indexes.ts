@@ -45,6 +45,7 @@ export function planDefinitionIndexes(
     const name = `rx_${digest.slice(0, 20)}`;
     plans.push({ name, ddl: `create index if not exists ${name} on records ${body} ${where}` });
   };
+  const trigramColumns: string[] = [];
   for (const field of definition.fields) {
     const text = fieldTextExpression(field.name);
     switch (field.type) {
@@ -63,7 +64,7 @@ export function planDefinitionIndexes(
         add(field.name, 'array', `using gin ((string_to_array(${text}, ', ')))`);
         break;
       case 'TEXT':
-        if (options.trgm) add(field.name, 'trgm', `using gin (${text} public.gin_trgm_ops)`);
+        if (options.trgm) trigramColumns.push(`${text} public.gin_trgm_ops`);
         break;
       default:
         break;
@@ -76,6 +77,19 @@ export function planDefinitionIndexes(
   if (definition.fields.some((field) => CONTAINMENT_TYPES.has(field.type))) {
     add('', 'containment', 'using gin (data jsonb_path_ops)');
   }
+  // `=lk=` / `=lki=` on TEXT fields: one GIN index with a trigram column per TEXT field and the
+  // containment column again, so that a contains filter combined with equalities
+  // (`Title=lk=SSO;Status=in=(New,Open)`) is AND-ed inside one index scan before any heap row is
+  // read (17 ms instead of 113 ms at 1M: the planner does not BitmapAnd two separate GIN indexes
+  // here). The containment-only index above stays: for equality alone it is 10x faster on PGlite
+  // than this wider index. Ranges stay on the btrees: a GIN range (btree_gin) reads one entry per
+  // distinct value.
+  if (trigramColumns.length > 0) {
+    const body = `using gin (${['data jsonb_path_ops', ...trigramColumns].join(', ')})`;
+    // The name covers the column list, so adding a TEXT field plans a new index (the old one is
+    // dropped as stale) instead of keeping an index that lacks the field.
+    add(body, 'search', body);
+  }
   return plans;
 }
 
@@ -87,8 +101,12 @@ export const CONTAINMENT_TYPES: ReadonlySet<string> = new Set([
   'BOOLEAN',
 ]);
 
+const INDEX_NAME_RE = /^rx_[0-9a-f]{20}$/;
+
 /**
- * Creates any missing per-definition index (idempotent; existing ones are kept).
+ * Creates any missing per-definition index and drops `rx_` indexes no definition plans any more
+ * (a removed field or definition, or an index design replaced in a revision of ADR 0003).
+ * Idempotent; existing planned indexes are kept.
  *
  * @example
  * await ensureDefinitionIndexes(db, workspace.definitions, { trgm });
@@ -98,9 +116,16 @@ export async function ensureDefinitionIndexes(
   definitions: WorkspaceDefinition[],
   options: { trgm: boolean },
 ): Promise<void> {
-  for (const definition of definitions) {
-    for (const plan of planDefinitionIndexes(definition, options)) {
-      await sql.raw(plan.ddl).execute(db);
-    }
+  const plans = definitions.flatMap((definition) => planDefinitionIndexes(definition, options));
+  const planned = new Set(plans.map((plan) => plan.name));
+  const existing = await sql<{ indexname: string }>`
+    select indexname from pg_indexes
+    where schemaname = current_schema() and tablename = 'records' and indexname like 'rx\_%'`.execute(
+    db,
+  );
+  for (const { indexname } of existing.rows) {
+    if (!planned.has(indexname) && INDEX_NAME_RE.test(indexname))
+      await sql.raw(`drop index if exists ${indexname}`).execute(db);
   }
+  for (const plan of plans) await sql.raw(plan.ddl).execute(db);
 }

@@ -5,9 +5,11 @@ import { Migrator } from 'kysely';
 
 import type { Db } from './client.ts';
 import * as initial from './migrations/0001-initial.ts';
+import * as dataStatistics from './migrations/0002-data-statistics.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-data-statistics': dataStatistics,
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -357,22 +357,18 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
     }
   });
 
-  it('is served by the definition GIN index', async () => {
-    const definition = definitionOf();
-    const gin = planDefinitionIndexes(definition, { trgm: h.deps.trgm }).find((plan) =>
-      plan.ddl.includes('jsonb_path_ops'),
-    );
-    expect(gin).toBeDefined();
-    const where = compileFilter('Status==Open;Severity==High', recordFieldResolver(definition));
-    // Four rows: the planner would rather scan any small index and filter, so the other indexes
-    // are dropped inside a transaction that is rolled back, leaving the GIN index or a seq scan.
+  /** EXPLAIN of a filter with only `indexName` left (other indexes dropped, rolled back). */
+  async function planWithOnly(indexName: string, filter: string): Promise<string> {
+    const where = compileFilter(filter, recordFieldResolver(definitionOf()));
+    // Few rows: the planner would rather scan any small index and filter, so the other indexes
+    // are dropped inside a transaction that is rolled back, leaving this index or a seq scan.
     let plan = '';
     const rollback = new Error('rollback');
     await expect(
       h.db.transaction().execute(async (trx) => {
         const others = await sql<{ indexname: string }>`select indexname from pg_indexes
           where tablename = 'records' and schemaname = current_schema()
-            and indexname <> ${gin?.name ?? ''}
+            and indexname <> ${indexName}
             and not exists (select 1 from pg_constraint where conname = indexname)`.execute(trx);
         for (const { indexname } of others.rows) {
           await sql`drop index ${sql.id(indexname)}`.execute(trx);
@@ -384,6 +380,30 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
         throw rollback;
       }),
     ).rejects.toBe(rollback);
+    return plan;
+  }
+
+  const indexPlans = () => planDefinitionIndexes(definitionOf(), { trgm: h.deps.trgm });
+  const searchIndex = () =>
+    indexPlans().find((plan) => plan.ddl.includes('using gin (data jsonb_path_ops)'));
+
+  it('is served by the definition GIN index', async () => {
+    const gin = searchIndex();
+    expect(gin).toBeDefined();
+    expect(await planWithOnly(gin?.name ?? '?', 'Status==Open;Severity==High')).toContain(
+      gin?.name ?? '?',
+    );
+  });
+
+  it('ANDs a contains filter and an equality inside one scan of that index', async (context) => {
+    if (!h.deps.trgm) context.skip();
+    const gin = indexPlans().find((plan) => plan.ddl.includes('gin_trgm_ops'));
+    expect(gin?.ddl).toContain("(data ->> 'Title') public.gin_trgm_ops");
+    const plan = await planWithOnly(gin?.name ?? '?', 'Title=lk=Printer;Status==Open');
+    // One Index Cond holding both the LIKE and the containment: no heap filter needed to AND them.
+    const condition = plan.split('\n').find((line) => line.includes('Index Cond')) ?? '';
+    expect(condition).toContain('~~');
+    expect(condition).toContain('@>');
     expect(plan).toContain(gin?.name ?? '?');
   });
 

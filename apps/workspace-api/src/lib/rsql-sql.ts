@@ -358,6 +358,12 @@ export function compileFilter(
 export type SortKey = { field: FilterField; descending: boolean };
 
 /**
+ * The SQL a sort key is read from: its expression on `records` by default, or a column a query
+ * has already computed it into (the search's materialized matches).
+ */
+export type KeyRef = (key: SortKey, index: number) => RawBuilder<unknown>;
+
+/**
  * Parses `sort` (`-Created At,Title`): comma-separated field names, `-` for descending.
  *
  * @example
@@ -432,11 +438,12 @@ export function keysetCondition(
   seq: number,
   side: 'after' | 'before',
   seqRef: RawBuilder<unknown>,
+  keyRef: KeyRef = (key) => sortExpression(key.field),
 ): RawBuilder<SqlBool> {
   const alternatives: RawBuilder<SqlBool>[] = [];
   const equalities: RawBuilder<SqlBool>[] = [];
   keys.forEach((key, index) => {
-    const expr = sortExpression(key.field);
+    const expr = keyRef(key, index);
     const value = values[index] ?? null;
     // Moving after an ascending key means greater; after a descending key, or before an ascending one, less.
     const greater = (side === 'after') !== key.descending;
@@ -476,10 +483,11 @@ export function orderByClause(
   keys: SortKey[],
   reverse: boolean,
   seqRef: RawBuilder<unknown>,
+  keyRef: KeyRef = (key) => sortExpression(key.field),
 ): RawBuilder<unknown> {
-  const items = keys.map((key) => {
+  const items = keys.map((key, index) => {
     const descending = key.descending !== reverse;
-    return sql`${sortExpression(key.field)} ${sql.raw(descending ? 'desc' : 'asc')} nulls ${sql.raw(reverse ? 'first' : 'last')}`;
+    return sql`${keyRef(key, index)} ${sql.raw(descending ? 'desc' : 'asc')} nulls ${sql.raw(reverse ? 'first' : 'last')}`;
   });
   items.push(sql`${seqRef} ${sql.raw(reverse ? 'desc' : 'asc')}`);
   return sql.join(items);

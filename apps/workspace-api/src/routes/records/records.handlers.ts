@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { sql } from 'kysely';
 
 import type { RecordPagedList, StoredRecord } from '@wsc/api-client';
 
@@ -15,13 +14,8 @@ import {
   updateRecord,
   validateRecordInput,
 } from '../../lib/records.ts';
-import {
-  compileFilter,
-  keysetCondition,
-  orderByClause,
-  parseSort,
-  sortValueText,
-} from '../../lib/rsql-sql.ts';
+import { runSearch, searchStatements } from '../../lib/record-search.ts';
+import { compileFilter, parseSort } from '../../lib/rsql-sql.ts';
 import { readJson } from '../../lib/validation.ts';
 
 function params(c: Context<AppEnv>) {
@@ -71,41 +65,22 @@ export async function searchRecords(c: Context<AppEnv>) {
   const page = parsePageQuery(c.req.query(), cursorKey, scope);
   const forward = page.direction === 'forward';
   const cursor = readRecordCursor(page.cursor, keys.length, forward ? 'after' : 'before');
-  const seqRef = sql.ref('records.seq');
-
-  const base = db
-    .selectFrom('records')
-    .where('records.alias', '=', definition.alias)
-    .$if(filter !== undefined, (q) => q.where(filter ?? sql<boolean>`true`));
-  const pageQuery = base
-    .selectAll('records')
-    .$if(keys.length > 0, (q) =>
-      q.select(keys.map((key, index) => sortValueText(key.field).as(`k${index}`))),
-    )
-    .$if(cursor !== undefined, (q) =>
-      q.where(
-        keysetCondition(
-          keys,
-          cursor?.k ?? [],
-          cursor?.s ?? 0,
-          forward ? 'after' : 'before',
-          seqRef,
-        ),
-      ),
-    )
-    .orderBy(orderByClause(keys, !forward, seqRef))
-    .limit(page.limit + 1);
-  const [fetched, count] = await Promise.all([
-    pageQuery.execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows: fetched, total } = await runSearch(
+    db,
+    searchStatements(db, {
+      alias: definition.alias,
+      ...(filter ? { filter } : {}),
+      keys,
+      ...(cursor ? { cursor: { values: cursor.k, seq: cursor.s } } : {}),
+      forward,
+      limit: page.limit + 1,
+    }),
+  );
   const more = fetched.length > page.limit;
   const rows = fetched.slice(0, page.limit);
   if (!forward) rows.reverse();
   const items = rows.map((row) => {
-    const sortValues = keys.map(
-      (_, index) => (row as unknown as Record<string, string | null>)[`k${index}`] ?? null,
-    );
+    const sortValues = keys.map((_, index) => row[`k${index}`] ?? null);
     return {
       cursor: encodeCursor(cursorKey, scope, { k: sortValues, s: row.seq }),
       data: toRecord(row, definition),
@@ -117,7 +92,7 @@ export async function searchRecords(c: Context<AppEnv>) {
       items.map((item) => item.cursor),
       more,
     ),
-    total: Number(count.n),
+    total,
     items,
   };
   return c.json(body);

@@ -1,0 +1,241 @@
+// The search statements against a plain reference query on the same data: every page of a
+// filtered search (one statement over materialized matches) and of an unfiltered list (page +
+// count) must equal the slice of the fully sorted, unpaged result, forwards and backwards; and the
+// per-definition index set follows the definitions (stale `rx_` indexes are dropped).
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Harness } from '../../test/harness.ts';
+import type { WorkspaceDefinition } from '../workspace/definitions.ts';
+import type { RecordSearch } from './record-search.ts';
+import type { SortKey } from './rsql-sql.ts';
+import { createHarness } from '../../test/harness.ts';
+import { ensureDefinitionIndexes, planDefinitionIndexes } from '../db/definition-indexes.ts';
+import { runSearch, searchStatements } from './record-search.ts';
+import { insertRecords, recordFieldResolver } from './records.ts';
+import { compileFilter, orderByClause, parseSort, sortValueText } from './rsql-sql.ts';
+
+let h: Harness;
+let definition: WorkspaceDefinition;
+
+const STATUSES = ['New', 'Open', 'Pending', 'Resolved', 'Closed'];
+const SEVERITIES = ['Low', 'Medium', 'High', 'Critical'];
+
+beforeAll(async () => {
+  h = await createHarness();
+  const found = h.deps.workspace.find('apps', 'support-tickets');
+  if (!found) throw new Error('demo workspace missing support-tickets');
+  definition = found;
+  // 60 tickets whose created_at runs against seq for half of them (matches are not spread evenly),
+  // with ties and empty values in the sort fields.
+  for (let i = 0; i < 60; i += 1) {
+    const createdAt = new Date(Date.UTC(2025, 0, 1) + (i % 2 === 0 ? i : 120 - i) * 86_400_000);
+    await insertRecords(
+      h.db,
+      definition,
+      [
+        {
+          Title: i % 3 === 0 ? `Printer jam ${i}` : `Login issue ${i}`,
+          Status: STATUSES[i % 5] ?? 'New',
+          Severity: SEVERITIES[i % 4] ?? 'Low',
+          ...(i % 7 === 0 ? {} : { Priority: String(i % 4) }),
+          ...(i % 5 === 0
+            ? {}
+            : { 'Due Date': `2025-02-${String((i % 28) + 1).padStart(2, '0')}` }),
+        },
+      ],
+      'agent@example.com',
+      createdAt,
+    );
+  }
+});
+
+afterAll(() => h.close());
+
+/** The whole result of a filter + sort, unpaged, with the plain query (no CTE, no limit). */
+async function reference(filter: string, keys: SortKey[]): Promise<string[]> {
+  const resolve = recordFieldResolver(definition);
+  const rows = await h.db
+    .selectFrom('records')
+    .select(['id'])
+    .where('alias', '=', definition.alias)
+    .$if(filter !== '', (q) => q.where(compileFilter(filter, resolve)))
+    .orderBy(orderByClause(keys, false, sql.ref('records.seq')))
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Pages through a search with `searchStatements`, as the route does, in the given direction. */
+async function pageThrough(
+  filter: string,
+  keys: SortKey[],
+  size: number,
+  forward: boolean,
+): Promise<{ ids: string[]; totals: Set<number> }> {
+  const resolve = recordFieldResolver(definition);
+  const compiled = filter !== '' ? compileFilter(filter, resolve) : undefined;
+  const ids: string[] = [];
+  const totals = new Set<number>();
+  let cursor: RecordSearch['cursor'];
+  for (let guard = 0; guard < 100; guard += 1) {
+    const search: RecordSearch = {
+      alias: definition.alias,
+      ...(compiled ? { filter: compiled } : {}),
+      keys,
+      ...(cursor ? { cursor } : {}),
+      forward,
+      limit: size + 1,
+    };
+    const { rows, total } = await runSearch(h.db, searchStatements(h.db, search));
+    totals.add(total);
+    const page = rows.slice(0, size);
+    if (forward) ids.push(...page.map((row) => row.id));
+    else ids.unshift(...[...page].reverse().map((row) => row.id));
+    if (rows.length <= size) break;
+    const edge = page[page.length - 1];
+    if (!edge) break;
+    cursor = { values: keys.map((_, index) => edge[`k${index}`] ?? null), seq: Number(edge.seq) };
+  }
+  return { ids, totals };
+}
+
+describe('search statements', () => {
+  const filters = [
+    '',
+    'Status==Open',
+    'Status=in=(New,Open);Severity!=Low',
+    'Title=lk=Printer;Status=in=(New,Open,Pending)',
+    'Created At=ge=2025-02-15T00:00:00.000Z;Severity=in=(High,Critical)',
+    '(Status==New,Priority=le=1);Due Date=le=2025-02-20',
+    'Status==Closed;Severity==Low;Title=lk=nothing-matches',
+  ];
+  const sorts = ['', '-Created At', 'Priority,-Title', '-Due Date'];
+
+  it.each(filters.flatMap((filter) => sorts.map((sort) => [filter, sort] as const)))(
+    'filter %j sort %j: every page, both directions, equals the unpaged result',
+    async (filter, sort) => {
+      const keys = sort !== '' ? parseSort(sort, recordFieldResolver(definition)) : [];
+      const expected = await reference(filter, keys);
+      for (const forward of [true, false]) {
+        const { ids, totals } = await pageThrough(filter, keys, 7, forward);
+        expect(ids).toEqual(expected);
+        expect([...totals]).toEqual([expected.length]);
+      }
+      // The fixture has matches for every filter but the last one.
+      expect(expected.length > 0).toBe(!filter.includes('nothing-matches'));
+    },
+  );
+
+  it('is one statement for a filtered search and page + count for an unfiltered list', () => {
+    const where = compileFilter('Status==Open', recordFieldResolver(definition));
+    const base = { alias: definition.alias, keys: [], forward: true, limit: 101 };
+    const filtered = searchStatements(h.db, { ...base, filter: where });
+    expect(filtered.kind).toBe('single');
+    if (filtered.kind === 'single') expect(filtered.query.sql).toContain('as materialized');
+    expect(searchStatements(h.db, base).kind).toBe('pair');
+  });
+
+  it('returns the total with an empty page past the last match', async () => {
+    const resolve = recordFieldResolver(definition);
+    const keys = parseSort('-Created At', resolve);
+    const all = await runSearch(
+      h.db,
+      searchStatements(h.db, {
+        alias: definition.alias,
+        filter: compileFilter('Status==Open', resolve),
+        keys,
+        forward: true,
+        limit: 1000,
+      }),
+    );
+    const last = all.rows[all.rows.length - 1];
+    expect(all.total).toBe(12);
+    const beyond = await runSearch(
+      h.db,
+      searchStatements(h.db, {
+        alias: definition.alias,
+        filter: compileFilter('Status==Open', resolve),
+        keys,
+        cursor: { values: [last?.k0 ?? null], seq: Number(last?.seq) },
+        forward: true,
+        limit: 10,
+      }),
+    );
+    expect(beyond).toEqual({ rows: [], total: 12 });
+  });
+
+  it('reads a sort key lossless from the page row (k0)', async () => {
+    const resolve = recordFieldResolver(definition);
+    const keys = parseSort('-Created At', resolve);
+    const { rows } = await runSearch(
+      h.db,
+      searchStatements(h.db, {
+        alias: definition.alias,
+        filter: compileFilter('Status==New', resolve),
+        keys,
+        forward: true,
+        limit: 2,
+      }),
+    );
+    const text = await h.db
+      .selectFrom('records')
+      .select(sortValueText(keys[0]?.field ?? (undefined as never)).as('k'))
+      .where('id', '=', rows[0]?.id ?? '')
+      .executeTakeFirstOrThrow();
+    expect(rows[0]?.k0).toBe(text.k);
+    expect(rows[0]?.k0).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+  });
+});
+
+describe('per-definition indexes', () => {
+  const indexNames = async () =>
+    new Set(
+      (
+        await sql<{ indexname: string }>`select indexname from pg_indexes
+          where tablename = 'records' and schemaname = current_schema()`.execute(h.db)
+      ).rows.map((row) => row.indexname),
+    );
+
+  it('drops rx_ indexes no definition plans any more and keeps the planned ones', async () => {
+    await sql`create index rx_00000000000000000000 on records (seq) where alias = 'gone'`.execute(
+      h.db,
+    );
+    await sql`create index keep_me on records (seq) where alias = 'other'`.execute(h.db);
+    expect(await indexNames()).toContain('rx_00000000000000000000');
+    await ensureDefinitionIndexes(h.db, h.deps.workspace.definitions, { trgm: h.deps.trgm });
+    const names = await indexNames();
+    expect(names).not.toContain('rx_00000000000000000000');
+    expect(names).toContain('keep_me');
+    const planned = h.deps.workspace.definitions.flatMap((d) =>
+      planDefinitionIndexes(d, { trgm: h.deps.trgm }).map((plan) => plan.name),
+    );
+    expect(planned.filter((name) => !names.has(name))).toEqual([]);
+    await sql`drop index keep_me`.execute(h.db);
+  });
+
+  it('plans one contains index per definition whose name changes with its columns', () => {
+    const plans = planDefinitionIndexes(definition, { trgm: true });
+    const trigram = plans.filter((plan) => plan.ddl.includes('gin_trgm_ops'));
+    expect(trigram).toHaveLength(1);
+    expect(trigram[0]?.ddl).toContain(
+      "using gin (data jsonb_path_ops, (data ->> 'Title') public.gin_trgm_ops",
+    );
+    expect(
+      plans.filter((plan) =>
+        plan.ddl.endsWith("using gin (data jsonb_path_ops) where alias = 'support-tickets'"),
+      ),
+    ).toHaveLength(1);
+    const withField = planDefinitionIndexes(
+      {
+        ...definition,
+        fields: [...definition.fields, { name: 'Notes', type: 'TEXT', required: false }],
+      },
+      { trgm: true },
+    ).find((plan) => plan.ddl.includes('gin_trgm_ops'));
+    expect(withField?.name).not.toBe(trigram[0]?.name);
+    expect(withField?.ddl).toContain("(data ->> 'Notes') public.gin_trgm_ops");
+    const withoutTrgm = planDefinitionIndexes(definition, { trgm: false });
+    expect(withoutTrgm.filter((plan) => plan.ddl.includes('gin_trgm_ops'))).toEqual([]);
+    expect(withoutTrgm.filter((plan) => plan.ddl.includes('jsonb_path_ops'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,119 @@
+// The SQL of a record search (`GET /v1/{recordType}/{alias}`): one page in keyset order plus the
+// exact total. Shared by the route and the benchmark that times it against the raw SQL.
+//
+// A filtered search is one statement that finds the matches once (a MATERIALIZED CTE of their seq
+// and sort keys, planned like a count: from the indexes that fit the filter), counts them, sorts
+// them and joins the page's rows back. Asking PostgreSQL for "the first 101 matches in seq order"
+// instead lets it walk the seq index from the oldest row, filtering as it goes, on the assumption
+// that matches are spread evenly; when they are all recent (a `Created At` range, a new queue) that
+// walk reads most of the table (515 ms for 1,008 matches out of 1M, docs/benchmarks.md). An
+// unfiltered list keeps that walk, which is then the right plan, and counts separately.
+import type { CompiledQuery, RawBuilder, SqlBool } from 'kysely';
+import { sql } from 'kysely';
+
+import type { Db } from '../db/client.ts';
+import type { RecordRow } from '../db/schema.ts';
+import type { SortKey } from './rsql-sql.ts';
+import { keysetCondition, orderByClause, sortExpression, sortValueText } from './rsql-sql.ts';
+
+export type RecordSearch = {
+  alias: string;
+  /** The compiled RSQL filter, if any. */
+  filter?: RawBuilder<SqlBool>;
+  keys: SortKey[];
+  /** Keyset position to continue from: the sort values and seq of the cursor's row. */
+  cursor?: { values: Array<string | null>; seq: number };
+  /** Forward pages go after the cursor in sort order; backward ones before it (rows reversed). */
+  forward: boolean;
+  /** Rows to fetch: the page size plus one, to learn whether more rows exist. */
+  limit: number;
+};
+
+/** A page row: the record plus the lossless text of each sort key (`k0`, `k1`, ...). */
+export type SearchRow = RecordRow & Record<`k${number}`, string | null>;
+
+export type SearchStatements =
+  | { kind: 'single'; query: CompiledQuery }
+  | { kind: 'pair'; page: CompiledQuery; count: CompiledQuery };
+
+function keyColumns(keys: SortKey[]): RawBuilder<unknown>[] {
+  return keys.map((key, index) => sql`${sortValueText(key.field)} as ${sql.ref(`k${index}`)}`);
+}
+
+/**
+ * The statements of a search: one for a filtered search, page + count for an unfiltered list.
+ *
+ * @example
+ * const statements = searchStatements(db, { alias, filter, keys: [], forward: true, limit: 101 });
+ */
+export function searchStatements(db: Db, search: RecordSearch): SearchStatements {
+  const { alias, filter, keys, cursor, forward, limit } = search;
+  const side = forward ? 'after' : 'before';
+
+  if (filter === undefined) {
+    const seqRef = sql.ref('records.seq');
+    const page = sql`select records.*${sql.join(
+      keyColumns(keys).map((column) => sql`, ${column}`),
+      sql``,
+    )} from records where records.alias = ${alias}${
+      cursor ? sql` and ${keysetCondition(keys, cursor.values, cursor.seq, side, seqRef)}` : sql``
+    } order by ${orderByClause(keys, !forward, seqRef)} limit ${limit}`;
+    const count = sql`select count(*) as total from records where records.alias = ${alias}`;
+    return { kind: 'pair', page: page.compile(db), count: count.compile(db) };
+  }
+
+  const matchKey = (_: SortKey, index: number) => sql.ref(`m.s${index}`);
+  const pageKey = (_: SortKey, index: number) => sql.ref(`p.s${index}`);
+  const sortColumns = keys.map(
+    (key, index) => sql`, ${sortExpression(key.field)} as ${sql.ref(`s${index}`)}`,
+  );
+  const query = sql`with m as materialized (
+  select records.seq${sql.join(sortColumns, sql``)}
+  from records where records.alias = ${alias} and ${filter}
+), p as (
+  select * from m${
+    cursor
+      ? sql` where ${keysetCondition(keys, cursor.values, cursor.seq, side, sql.ref('m.seq'), matchKey)}`
+      : sql``
+  }
+  order by ${orderByClause(keys, !forward, sql.ref('m.seq'), matchKey)} limit ${limit}
+)
+select c.total, records.*${sql.join(
+    keyColumns(keys).map((column) => sql`, ${column}`),
+    sql``,
+  )}
+from (select count(*) as total from m) as c
+left join p on true
+left join records on records.seq = p.seq
+order by ${orderByClause(keys, !forward, sql.ref('p.seq'), pageKey)}`;
+  return { kind: 'single', query: query.compile(db) };
+}
+
+/**
+ * Runs a search: its page rows (in the order fetched; reverse them for a backward page) and total.
+ *
+ * @example
+ * const { rows, total } = await runSearch(db, searchStatements(db, search));
+ */
+export async function runSearch(
+  db: Db,
+  statements: SearchStatements,
+): Promise<{ rows: SearchRow[]; total: number }> {
+  if (statements.kind === 'pair') {
+    // Two pool connections on PostgreSQL; queued one after the other on single-connection PGlite.
+    const [page, count] = await Promise.all([
+      db.executeQuery<SearchRow>(statements.page),
+      db.executeQuery<{ total: number | string | bigint }>(statements.count),
+    ]);
+    return { rows: page.rows, total: Number(count.rows[0]?.total ?? 0) };
+  }
+  const result = await db.executeQuery<SearchRow & { total: number | string | bigint }>(
+    statements.query,
+  );
+  const total = Number(result.rows[0]?.total ?? 0);
+  // An empty page still returns the count's row, with no record joined to it.
+  const rows = result.rows
+    .filter((row) => row.seq !== null)
+    .map(({ total: _total, ...row }) => row as SearchRow);
+  return { rows, total };
+}
