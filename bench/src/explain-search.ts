@@ -1,0 +1,85 @@
+// Prints EXPLAIN (ANALYZE, BUFFERS) of the SQL the API runs for each triage search (page and
+// total), against a seeded database: the tool used to diagnose the plans in docs/benchmarks.md.
+// CLI: pnpm --filter bench explain -- (--database-url postgres://... | --data-dir DIR) [--only NAME]
+//   [--ensure-indexes]
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
+import { openDatabase } from 'workspace-api/src/db/client.ts';
+import { ensureDefinitionIndexes } from 'workspace-api/src/db/definition-indexes.ts';
+import { loadWorkspace } from 'workspace-api/src/workspace/definitions.ts';
+
+import { triageQueries } from './api-search.ts';
+import { searchSql } from './lib/search-sql.ts';
+
+/** A compiled query with its parameters inlined as literals (for EXPLAIN only; bench input). */
+function inline(query: CompiledQuery): string {
+  return query.sql.replace(/\$(\d+)/g, (_, index: string) => {
+    const value = query.parameters[Number(index) - 1];
+    if (typeof value === 'number') return String(value);
+    return `'${String(value).replaceAll("'", "''")}'`;
+  });
+}
+
+async function main() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    options: {
+      'database-url': { type: 'string' },
+      'data-dir': { type: 'string' },
+      only: { type: 'string' },
+      agent: { type: 'string' },
+      customer: { type: 'string' },
+      // Create/drop per-definition indexes as the API's start-up would (after an index change).
+      'ensure-indexes': { type: 'boolean', default: false },
+    },
+  });
+  const handle = values['database-url']
+    ? await openDatabase({ databaseUrl: values['database-url'], poolSize: 1 })
+    : await openDatabase({ pgliteDir: path.join(path.resolve(values['data-dir'] ?? ''), 'pg') });
+  try {
+    const workspace = await loadWorkspace();
+    const definition = workspace.find('apps', 'support-tickets');
+    if (!definition) throw new Error('support-tickets missing from the demo workspace');
+    if (values['ensure-indexes']) {
+      await ensureDefinitionIndexes(handle.db, workspace.definitions, { trgm: handle.trgm });
+      await sql`analyze records`.execute(handle.db);
+    }
+    // The most frequent assignee and customer, as the seed's sample gives them to api-search.
+    const top = async (key: string) =>
+      (
+        await sql<{ v: string }>`select data ->> ${key} as v from records
+          where alias = 'support-tickets' and data ->> ${key} is not null
+          group by 1 order by count(*) desc limit 1`.execute(handle.db)
+      ).rows[0]?.v ?? '';
+    const agent = values.agent ?? (await top('Assignee'));
+    const customer = values.customer ?? (await top('Customer'));
+    for (const query of triageQueries({ agent, customer }, new Date())) {
+      if (values.only && !query.name.includes(values.only)) continue;
+      const statements = searchSql(handle.db, definition, query.filter, query.sort ?? '', 100);
+      const compiledStatements =
+        statements.kind === 'single'
+          ? ([['page + total', statements.query]] as const)
+          : ([
+              ['page', statements.page],
+              ['count', statements.count],
+            ] as const);
+      for (const [label, compiled] of compiledStatements) {
+        const text = inline(compiled);
+        // Warm the caches first (a just-opened PGlite plans and reads cold): steady state is
+        // what the API serves.
+        for (let run = 0; run < 3; run += 1) await sql.raw(text).execute(handle.db);
+        const plan = await sql
+          .raw<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${text}`)
+          .execute(handle.db);
+        console.log(`\n=== ${query.name} (${label}): ${query.filter}\n${text}\n`);
+        for (const row of plan.rows) console.log(row['QUERY PLAN']);
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+await main();
