@@ -384,8 +384,7 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
   }
 
   const indexPlans = () => planDefinitionIndexes(definitionOf(), { trgm: h.deps.trgm });
-  const searchIndex = () =>
-    indexPlans().find((plan) => plan.ddl.includes('using gin (data jsonb_path_ops)'));
+  const searchIndex = () => indexPlans().find((plan) => plan.ddl.includes('jsonb_path_ops'));
 
   it('is served by the definition GIN index', async () => {
     const gin = searchIndex();
@@ -397,7 +396,7 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
 
   it('ANDs a contains filter and an equality inside one scan of that index', async (context) => {
     if (!h.deps.trgm) context.skip();
-    const gin = indexPlans().find((plan) => plan.ddl.includes('gin_trgm_ops'));
+    const gin = searchIndex();
     expect(gin?.ddl).toContain("(data ->> 'Title') public.gin_trgm_ops");
     const plan = await planWithOnly(gin?.name ?? '?', 'Title=lk=Printer;Status==Open');
     // One Index Cond holding both the LIKE and the containment: no heap filter needed to AND them.
