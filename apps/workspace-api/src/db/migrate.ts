@@ -1,7 +1,7 @@
 // Runs the in-code migrations (no files read at run time, so it works the same under tsx and tests).
 import { randomBytes } from 'node:crypto';
 import type { Migration, MigrationProvider } from 'kysely';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 
 import type { Db } from './client.ts';
 import * as initial from './migrations/0001-initial.ts';
@@ -25,7 +25,18 @@ class InCodeProvider implements MigrationProvider {
  * await migrateToLatest(db);
  */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeProvider() });
+  // Keep the migration bookkeeping in the schema the tables go to (the first on the search path).
+  // Unqualified, kysely would find another schema's `kysely_migration` through the search path
+  // (tests run in their own schema with `public` after it) and skip creating this schema's tables.
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  );
+  const schema = rows[0]?.schema ?? undefined;
+  const migrator = new Migrator({
+    db,
+    provider: new InCodeProvider(),
+    ...(schema && schema !== 'public' ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
