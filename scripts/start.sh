@@ -14,6 +14,10 @@ mkdir -p "$DATA"
 ensure_deps
 log "building the console"
 pnpm_cmd --filter web run build >/dev/null
+# The API runs as one bundled ES module under plain node, not through tsx (~100 MiB less RSS per
+# region; docs/decisions/0009-workspace-api-memory.md).
+log "building the workspace API"
+pnpm_cmd --filter workspace-api run build >/dev/null
 
 # The BFF encrypts secrets at rest with a key derived from SESSION_SECRET: keep one per data folder.
 if [[ ! -s "$DATA/session-secret" ]]; then
@@ -30,7 +34,7 @@ trap cleanup EXIT INT TERM
 
 start_api() { # region port
   (cd apps/workspace-api && PORT="$2" HOST=127.0.0.1 REGION="$1" DATA_DIR="$DATA/api-$1" \
-    exec ./node_modules/.bin/tsx src/index.ts) &
+    exec sh scripts/serve.sh) &
   pids+=($!)
 }
 

@@ -1,25 +1,82 @@
 // Resident memory of the workspace API process at 100k records on embedded PGlite: after start-up,
 // and at its peak while serving a mixed triage load (searches, get-by-id), read from
-// /proc/<pid>/status (VmRSS now, VmHWM peak).
+// /proc/<pid>/status (VmRSS now, VmHWM peak). The API runs as in production: the bundle built by
+// `pnpm --filter workspace-api build`, started by its scripts/serve.sh (what `npm start` runs).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildServer } from 'workspace-api/scripts/build.ts';
+
+import type { ApiProcess } from './lib/api.ts';
 import type { Bench, BenchContext } from './lib/bench.ts';
 import type { Section } from './lib/report.ts';
 import { triageQueries } from './api-search.ts';
 import { fetchToken, startApi } from './lib/api.ts';
 import { describeSeed, getDataset } from './lib/datasets.ts';
 import { closedLoop, expectStatus, keepAliveAgent } from './lib/http.ts';
-import { readMemory, sampleMemory } from './lib/processes.ts';
+import {
+  freePort,
+  LOG_DIR,
+  readCpuMs,
+  readMemory,
+  ROOT,
+  sampleMemory,
+  stopChild,
+  waitUntil,
+} from './lib/processes.ts';
 import { machineInfo } from './lib/report.ts';
 import { formatMiB, formatMs, summarize } from './lib/stats.ts';
 
 const BUDGET_BYTES = 400 * 1000 * 1000;
+const APP_DIR = path.join(ROOT, 'apps/workspace-api');
+
+/** The built API through scripts/serve.sh, which execs node: the pid we hold is the server's. */
+async function startBuiltApi(name: string, env: Record<string, string>): Promise<ApiProcess> {
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  const logFile = path.join(LOG_DIR, `${name}.log`);
+  const log = fs.openSync(logFile, 'w');
+  const port = await freePort();
+  const child = spawn('sh', ['scripts/serve.sh'], {
+    cwd: APP_DIR,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMIT_RPS: '0',
+      LOG_LEVEL: 'error',
+      ...env,
+    },
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
+  fs.closeSync(log);
+  if (child.pid === undefined) throw new Error(`${name} did not start`);
+  const url = `http://127.0.0.1:${port}`;
+  const started = { name, child, pid: child.pid, logFile, stop: () => stopChild(child), url };
+  try {
+    await waitUntil(
+      started,
+      `built workspace API (${name})`,
+      async () => (await fetch(`${url}/health`)).ok,
+      600_000,
+    );
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+  return started;
+}
 
 async function run(ctx: BenchContext): Promise<Section> {
   const count = Number(process.env.BENCH_PGLITE_RECORDS ?? 100_000);
   const dataset = await getDataset('pglite', count, ctx.log);
+  await buildServer();
   const agent = keepAliveAgent(8);
-  const api = await startApi('api-memory', { DATA_DIR: dataset.dataDir });
+  const api = await startBuiltApi('api-memory', { DATA_DIR: dataset.dataDir });
   try {
     const afterStart = await readMemory(api.pid);
+    const cpuBefore = await readCpuMs(api.pid);
     const sampler = sampleMemory(api.pid, 50);
     const token = await fetchToken(agent, api.url, dataset.seed.credentials.admin);
     const auth = { Authorization: `Bearer ${token}` };
@@ -55,7 +112,12 @@ async function run(ctx: BenchContext): Promise<Section> {
     });
     const sampled = await sampler.stop();
     const end = await readMemory(api.pid);
+    const cpuPerRequest = ((await readCpuMs(api.pid)) - cpuBefore) / load.latencies.length;
     const latency = summarize(load.latencies);
+    await api.stop();
+    // For comparison: the same data folder under tsx (`pnpm --filter workspace-api dev`).
+    const dev = await startApi('api-memory-tsx', { DATA_DIR: dataset.dataDir });
+    const tsxAfterStart = await readMemory(dev.pid).finally(() => dev.stop());
     ctx.log(
       `api-memory: start ${formatMiB(afterStart.rss)}, peak ${formatMiB(end.hwm)}, after load ${formatMiB(end.rss)}`,
     );
@@ -77,12 +139,16 @@ async function run(ctx: BenchContext): Promise<Section> {
         { name: 'RSS after the load', value: formatMiB(end.rss) },
         {
           name: 'load served',
-          value: `${load.latencies.length} requests in ${(load.elapsedMs / 1000).toFixed(1)} s, p50 ${formatMs(latency.p50)}, p99 ${formatMs(latency.p99)}`,
+          value: `${load.latencies.length} requests in ${(load.elapsedMs / 1000).toFixed(1)} s, p50 ${formatMs(latency.p50)}, p99 ${formatMs(latency.p99)}; API CPU ${cpuPerRequest.toFixed(1)} ms per request`,
+        },
+        {
+          name: 'for comparison: RSS after start-up under tsx (dev), same folder',
+          value: formatMiB(tsxAfterStart.rss),
         },
       ],
       notes: [
         `Data: ${describeSeed(dataset)}.`,
-        'Method: a fresh API process (`node --import tsx src/index.ts`, as `pnpm start` runs it, TypeScript compiled in-process by tsx) on the seeded data folder; VmRSS read right after /health answers; then 4 concurrent clients send the six api-search triage searches (every tenth with first=1000) and reads by id; VmRSS sampled every 50 ms and VmHWM read at the end. The PGlite (WASM PostgreSQL) heap lives inside this process, so its shared buffers and caches count here.',
+        'Method: a fresh API process as `npm start` runs it (apps/workspace-api/scripts/serve.sh: `node --v8-pool-size=1 dist/index.js`, the esbuild bundle of `pnpm --filter workspace-api build`; PGlite shared_buffers at the default of src/db/client.ts) on the seeded data folder; VmRSS read right after /health answers; then 4 concurrent clients send the six api-search triage searches (every tenth with first=1000) and reads by id; VmRSS sampled every 50 ms and VmHWM read at the end; CPU from /proc/<pid>/stat. The PGlite (WASM PostgreSQL) heap lives inside this process, so its shared buffers and caches count here. Then the same folder is opened once more under tsx (`node --import tsx src/index.ts`, the dev path) for its start-up RSS only.',
       ],
     };
   } finally {

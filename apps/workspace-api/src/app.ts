@@ -105,6 +105,7 @@ export async function initDeps(
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       pgliteDir: config.databaseUrl ? undefined : `${config.dataDir}/pg`,
+      pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
     }));
   await migrateToLatest(database.db);
   const workspace = options.workspace ?? (await loadWorkspace(config.workspaceFile));

@@ -43,6 +43,14 @@ describe('parseEnv', () => {
     });
   });
 
+  it('leaves PGlite shared_buffers to the database default unless PGLITE_SHARED_BUFFERS_MB is set', () => {
+    expect(parseEnv({}).pgliteSharedBuffersMb).toBeUndefined();
+    expect(parseEnv({ PGLITE_SHARED_BUFFERS_MB: '32' }).pgliteSharedBuffersMb).toBe(32);
+    for (const bad of ['0', '64MB', '-1', '5000']) {
+      expect(() => parseEnv({ PGLITE_SHARED_BUFFERS_MB: bad })).toThrow(/PGLITE_SHARED_BUFFERS_MB/);
+    }
+  });
+
   it('turns every limit off with RATE_LIMIT_RPS=0', () => {
     const config = parseEnv({ RATE_LIMIT_RPS: '0' });
     expect(config.rateLimit.ratePerSecond).toBe(0);

@@ -28,6 +28,14 @@ const EnvSchema = z.object({
   BLOB_DIR: z.string().trim().min(1).optional(),
   WORKSPACE_FILE: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  // Unset: the default of db/client.ts (PGLITE_SHARED_BUFFERS_MB), shared with benches and the CLI.
+  PGLITE_SHARED_BUFFERS_MB: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'Expected a whole number of MiB')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(4096))
+    .optional(),
 });
 
 /** Limits of a token bucket: `ratePerSecond` 0 turns the limit off. */
@@ -49,6 +57,8 @@ export type Config = {
   blobDir: string;
   workspaceFile: string | undefined;
   logLevel: 'silent' | 'error' | 'info';
+  /** PGlite `shared_buffers` in MiB; undefined: the default of db/client.ts. */
+  pgliteSharedBuffersMb?: number | undefined;
 };
 
 /** Thrown when the environment is invalid; lists every bad variable. */
@@ -96,6 +106,7 @@ export function parseEnv(source: Record<string, string | undefined>): Config {
     blobDir: path.resolve(env.BLOB_DIR ?? path.join(dataDir, 'blobs')),
     workspaceFile: env.WORKSPACE_FILE ? path.resolve(env.WORKSPACE_FILE) : undefined,
     logLevel: env.LOG_LEVEL,
+    pgliteSharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB,
   };
 }
 

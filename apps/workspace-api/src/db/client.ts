@@ -1,6 +1,10 @@
 // Opens the one SQL dialect we speak, PostgreSQL: embedded PGlite by default, a pg Pool for a URL.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -32,7 +36,74 @@ export type OpenDatabaseOptions = {
   poolSize?: number | undefined;
   /** PGlite only: start from a dumped data folder (`dumpDataDir`), skipping initdb (tests). */
   pgliteTemplate?: Blob | undefined;
+  /** PGlite only: PostgreSQL `shared_buffers` in MiB; default PGLITE_SHARED_BUFFERS_MB. */
+  pgliteSharedBuffersMb?: number | undefined;
 };
+
+/**
+ * Default PGlite `shared_buffers`, in MiB. PGlite's own default is PostgreSQL's 128 MB, all of it
+ * resident from the moment PGlite starts (it lives in the WASM memory, which never shrinks): the
+ * largest single part of the API's RSS. At 64 MB the 100k-record triage searches cost the same
+ * CPU as at 128 MB, and a page that is not in the pool is re-read from the OS page cache for
+ * ~7 µs. Figures in docs/benchmarks.md ("Workspace API memory").
+ */
+export const PGLITE_SHARED_BUFFERS_MB = 64;
+
+/**
+ * PGlite's start arguments with our settings: its defaults (single-user mode, no parallel
+ * workers), then `-c shared_buffers=...`, which wins over postgresql.conf.
+ *
+ * @example
+ * await PGlite.create({ dataDir, startParams: pgliteStartParams(32) });
+ */
+export function pgliteStartParams(sharedBuffersMb = PGLITE_SHARED_BUFFERS_MB): string[] {
+  if (!Number.isInteger(sharedBuffersMb) || sharedBuffersMb < 1)
+    throw new Error(`Invalid PGlite shared_buffers: ${sharedBuffersMb} MiB`);
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`];
+}
+
+const execFileAsync = promisify(execFile);
+
+// Runs in a separate node process: PGlite's first start on an empty folder (initdb) needs ~700-800
+// MiB of WASM memory for a few seconds, and WASM memory never shrinks, so doing it in the API
+// process would leave the API at that size for its whole life (and its VmHWM there for good).
+const INIT_SCRIPT = `
+const [moduleUrl, dataDir] = process.argv.slice(1);
+const { PGlite } = await import(moduleUrl);
+const pglite = await PGlite.create({ dataDir });
+await pglite.close();
+`;
+
+/**
+ * Creates a PGlite data folder (initdb) in a short-lived child process when `dataDir` holds none
+ * yet, so that the caller opens an existing folder. Returns whether it created one.
+ *
+ * @example
+ * await initPgliteDir('.data/workspace-api/pg'); // then PGlite.create({ dataDir }) resumes it
+ */
+export async function initPgliteDir(dataDir: string): Promise<boolean> {
+  const exists = await fs
+    .stat(path.join(dataDir, 'PG_VERSION'))
+    .then(() => true)
+    .catch(() => false);
+  if (exists) return false;
+  await fs.mkdir(dataDir, { recursive: true });
+  // Resolved from here, so the child loads the same PGlite as this process (pnpm's strict layout).
+  const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  try {
+    await execFileAsync(
+      process.execPath,
+      ['--input-type=module', '-e', INIT_SCRIPT, moduleUrl.href, path.resolve(dataDir)],
+      { timeout: 300_000 },
+    );
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`Could not create the PGlite data folder ${dataDir}: ${stderr || error}`, {
+      cause: error,
+    });
+  }
+  return true;
+}
 
 // node-postgres returns int8 as a string by default; PGlite returns a number. Align on number
 // (our bigints are sequence values, far below 2^53).
@@ -61,11 +132,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const trgm = await installTrgm(db);
     return { db, kind: 'postgres', trgm, close: () => db.destroy() };
   }
-  if (options.pgliteDir) await fs.mkdir(path.dirname(options.pgliteDir), { recursive: true });
+  // A template is unpacked by PGlite itself (no initdb), so only a plain new folder goes to a child.
+  if (options.pgliteDir && !options.pgliteTemplate) await initPgliteDir(options.pgliteDir);
+  else if (options.pgliteDir) await fs.mkdir(path.dirname(options.pgliteDir), { recursive: true });
   const pglite = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
     ...(options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {}),
     extensions: { pg_trgm },
+    startParams: pgliteStartParams(options.pgliteSharedBuffersMb),
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   const trgm = await installTrgm(db);
