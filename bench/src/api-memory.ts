@@ -2,76 +2,21 @@
 // and at its peak while serving a mixed triage load (searches, get-by-id), read from
 // /proc/<pid>/status (VmRSS now, VmHWM peak). The API runs as in production: the bundle built by
 // `pnpm --filter workspace-api build`, started by its scripts/serve.sh (what `npm start` runs).
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { buildServer } from 'workspace-api/scripts/build.ts';
-
-import type { ApiProcess } from './lib/api.ts';
 import type { Bench, BenchContext } from './lib/bench.ts';
 import type { Section } from './lib/report.ts';
 import { triageQueries } from './api-search.ts';
-import { fetchToken, startApi } from './lib/api.ts';
+import { fetchToken, startApi, startBuiltApi } from './lib/api.ts';
 import { describeSeed, getDataset } from './lib/datasets.ts';
 import { closedLoop, expectStatus, keepAliveAgent } from './lib/http.ts';
-import {
-  freePort,
-  LOG_DIR,
-  readCpuMs,
-  readMemory,
-  ROOT,
-  sampleMemory,
-  stopChild,
-  waitUntil,
-} from './lib/processes.ts';
+import { readCpuMs, readMemory, sampleMemory } from './lib/processes.ts';
 import { machineInfo } from './lib/report.ts';
 import { formatMiB, formatMs, summarize } from './lib/stats.ts';
 
 const BUDGET_BYTES = 400 * 1000 * 1000;
-const APP_DIR = path.join(ROOT, 'apps/workspace-api');
-
-/** The built API through scripts/serve.sh, which execs node: the pid we hold is the server's. */
-async function startBuiltApi(name: string, env: Record<string, string>): Promise<ApiProcess> {
-  fs.mkdirSync(LOG_DIR, { recursive: true });
-  const logFile = path.join(LOG_DIR, `${name}.log`);
-  const log = fs.openSync(logFile, 'w');
-  const port = await freePort();
-  const child = spawn('sh', ['scripts/serve.sh'], {
-    cwd: APP_DIR,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: 'error',
-      ...env,
-    },
-    stdio: ['ignore', log, log],
-    detached: true,
-  });
-  fs.closeSync(log);
-  if (child.pid === undefined) throw new Error(`${name} did not start`);
-  const url = `http://127.0.0.1:${port}`;
-  const started = { name, child, pid: child.pid, logFile, stop: () => stopChild(child), url };
-  try {
-    await waitUntil(
-      started,
-      `built workspace API (${name})`,
-      async () => (await fetch(`${url}/health`)).ok,
-      600_000,
-    );
-  } catch (error) {
-    await started.stop();
-    throw error;
-  }
-  return started;
-}
 
 async function run(ctx: BenchContext): Promise<Section> {
   const count = Number(process.env.BENCH_PGLITE_RECORDS ?? 100_000);
   const dataset = await getDataset('pglite', count, ctx.log);
-  await buildServer();
   const agent = keepAliveAgent(8);
   const api = await startBuiltApi('api-memory', { DATA_DIR: dataset.dataDir });
   try {

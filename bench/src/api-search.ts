@@ -13,7 +13,7 @@ import type { Dataset } from './lib/datasets.ts';
 import type { Figure, Section, Table } from './lib/report.ts';
 import type { SearchSql } from './lib/search-sql.ts';
 import type { Summary } from './lib/stats.ts';
-import { fetchToken, startApi } from './lib/api.ts';
+import { fetchToken, startBuiltApi } from './lib/api.ts';
 import { describeSeed, getDataset, releaseDataset } from './lib/datasets.ts';
 import { closedLoop, expectStatus, keepAliveAgent } from './lib/http.ts';
 import { machineInfo } from './lib/report.ts';
@@ -113,7 +113,7 @@ async function measureDataset(
     DATA_DIR: dataset.dataDir,
     ...(dataset.databaseUrl ? { DATABASE_URL: dataset.databaseUrl } : {}),
   };
-  const api = await startApi(`api-search-${dataset.kind}`, env);
+  const api = await startBuiltApi(`api-search-${dataset.kind}`, env);
   const notes: string[] = [];
   let raw: DatabaseHandle | undefined;
   try {
@@ -342,7 +342,7 @@ async function run(ctx: BenchContext): Promise<Section> {
     figures: [...datasetFigures(pglite, 20), ...datasetFigures(postgres, 30)],
     tables: [queryTable(pglite), queryTable(postgres)],
     notes: [
-      `Method: the API runs as its own process (\`node --import tsx src/index.ts\`, RATE_LIMIT_RPS=0, LOG_LEVEL=error) on loopback; requests are sequential over one keep-alive connection, ${WARMUP} warm-up requests then up to ${SAMPLES} samples per query (capped at ${PHASE_CAP_MS / 1000} s), timed from request write to the last body byte (JSON not parsed). "Raw SQL" is the statement the API issues for the page (limit 101) and the total (one statement over the materialized matches for a filtered search, see workspace-api src/lib/record-search.ts), built by the API's own statement builder and run through the same driver on the same database; the bench checks it returns the same total and ids as the API before timing.`,
+      `Method: the API runs as its own process as \`npm start\` runs it (apps/workspace-api/scripts/serve.sh: \`node --v8-pool-size=1 dist/index.js\`, the esbuild bundle; RATE_LIMIT_RPS=0, LOG_LEVEL=error) on loopback; requests are sequential over one keep-alive connection, ${WARMUP} warm-up requests then up to ${SAMPLES} samples per query (capped at ${PHASE_CAP_MS / 1000} s), timed from request write to the last body byte (JSON not parsed). "Raw SQL" is the statement the API issues for the page (limit 101) and the total (one statement over the materialized matches for a filtered search, see workspace-api src/lib/record-search.ts), built by the API's own statement builder and run through the same driver on the same database; the bench checks it returns the same total and ids as the API before timing.`,
       `Data (PGlite): ${describeSeed(pglite.dataset)}.`,
       `Data (PostgreSQL): ${describeSeed(postgres.dataset)}. Server: PostgreSQL 15, shared_buffers=2GB, effective_cache_size=8GB, random_page_cost=1.1, fsync off (throwaway).`,
       ...pglite.notes,

@@ -1,9 +1,22 @@
 // Starts the workspace API as a real process for a benchmark and signs in with demo credentials.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import type http from 'node:http';
+import { buildServer } from 'workspace-api/scripts/build.ts';
 
 import type { Started } from './processes.ts';
 import { expectStatus } from './http.ts';
-import { freePort, startNode, waitUntil } from './processes.ts';
+import { freePort, LOG_DIR, ROOT, startNode, stopChild, waitUntil } from './processes.ts';
+
+const APP_DIR = path.join(ROOT, 'apps/workspace-api');
+let built: Promise<void> | undefined;
+
+/** Builds apps/workspace-api/dist once per bench process (the sources may have changed). */
+async function ensureBuilt(): Promise<void> {
+  built ??= buildServer().then(() => undefined);
+  return built;
+}
 
 export type ApiProcess = Started & { url: string };
 
@@ -65,4 +78,52 @@ export async function fetchToken(
     .access_token;
   if (typeof token !== 'string') throw new Error('token response without access_token');
   return token;
+}
+
+/**
+ * The API as `npm start` runs it: the esbuild bundle (built once per bench process) through
+ * scripts/serve.sh, which execs node, so the pid we hold is the server's.
+ *
+ * @example
+ * const api = await startBuiltApi('api-search', { DATA_DIR: dir });
+ */
+export async function startBuiltApi(
+  name: string,
+  env: Record<string, string>,
+): Promise<ApiProcess> {
+  await ensureBuilt();
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  const logFile = path.join(LOG_DIR, `${name}.log`);
+  const log = fs.openSync(logFile, 'w');
+  const port = await freePort();
+  const child = spawn('sh', ['scripts/serve.sh'], {
+    cwd: APP_DIR,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMIT_RPS: '0',
+      LOG_LEVEL: 'error',
+      ...env,
+    },
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
+  fs.closeSync(log);
+  if (child.pid === undefined) throw new Error(`${name} did not start`);
+  const url = `http://127.0.0.1:${port}`;
+  const started = { name, child, pid: child.pid, logFile, stop: () => stopChild(child), url };
+  try {
+    await waitUntil(
+      started,
+      `built workspace API (${name})`,
+      async () => (await fetch(`${url}/health`)).ok,
+      600_000,
+    );
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+  return started;
 }
