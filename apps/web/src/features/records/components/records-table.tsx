@@ -1,5 +1,3 @@
-import type { ColumnDef, Row } from '@tanstack/react-table';
-import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
@@ -41,9 +39,23 @@ export interface TableSelection {
 /** Width of the selection column. */
 const SELECT_WIDTH = 40;
 
+/** One visible column: its field, header text and fixed width. */
+interface TableColumn {
+  field: Field;
+  header: string;
+  size: number;
+}
+
 /**
  * The records table: typed columns from the definition, sortable headers with `aria-sort`, a
  * sticky header and virtualized rows (only what is on screen is in the DOM).
+ *
+ * Every scroll frame re-renders this component (the virtualizer's range moves), so it stays cheap:
+ * the header and each row are memoized, and a frame renders only the rows entering the window.
+ * Cells read `rows` directly: TanStack Table's row model, used here before, built an object with
+ * dozens of closures per record on every data change, which (with the header rendered again on
+ * every frame) showed up as 25-50 ms garbage-collection pauses while scrolling 1,000 rows
+ * (docs/benchmarks.md, Console).
  */
 export function RecordsTable({
   definition,
@@ -59,33 +71,21 @@ export function RecordsTable({
 }: RecordsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const fields = useMemo(() => allFields(definition), [definition]);
-  const sortKeys = parseSort(sort);
 
-  const columnDefs = useMemo<ColumnDef<RecordData>[]>(() => {
+  const tableColumns = useMemo<TableColumn[]>(() => {
     const byName = new Map(fields.map((f) => [f.name, f]));
     return columns
       .map((name) => byName.get(name))
       .filter((f): f is Field => f !== undefined)
       .map((field) => ({
-        id: field.name,
+        field,
         header: field.name === 'id' ? 'ID' : field.name,
-        accessorFn: (row) => row[field.name],
         size: columnWidth(field, definition.titleField),
-        meta: { field },
       }));
   }, [columns, fields, definition.titleField]);
 
-  const table = useReactTable({
-    data: rows,
-    columns: columnDefs,
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (row, index) => row.id ?? String(index),
-    manualSorting: true,
-  });
-  const tableRows = table.getRowModel().rows;
-
   const virtualizer = useVirtualizer({
-    count: tableRows.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
@@ -99,22 +99,30 @@ export function RecordsTable({
   const lastIndex = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    if (onNearEnd && tableRows.length > 0 && lastIndex >= tableRows.length - 20) onNearEnd();
-  }, [lastIndex, tableRows.length, onNearEnd]);
+    if (onNearEnd && rows.length > 0 && lastIndex >= rows.length - 20) onNearEnd();
+  }, [lastIndex, rows.length, onNearEnd]);
 
-  const totalWidth = table.getTotalSize() + (selection ? SELECT_WIDTH : 0);
-  const span = columnDefs.length + (selection ? 1 : 0);
-  const selectedCount = selection
-    ? tableRows.filter((r) => selection.selected.has(r.original.id ?? '')).length
-    : 0;
-  const allChecked = tableRows.length > 0 && selectedCount === tableRows.length;
-  const columnsKey = columns.join('\u0000');
-  // Stable callbacks, so that memoized rows do not re-render on every scroll frame.
-  const latest = useRef({ onOpen, recordHref, onToggle: selection?.onToggle });
-  latest.current = { onOpen, recordHref, onToggle: selection?.onToggle };
+  const totalWidth =
+    tableColumns.reduce((sum, column) => sum + column.size, 0) + (selection ? SELECT_WIDTH : 0);
+  const span = tableColumns.length + (selection ? 1 : 0);
+  const selected = selection?.selected;
+  // The header checkbox's state, worked out when the rows or the selection change, not per frame.
+  const checkedState = useMemo(() => {
+    if (!selected) return 'none';
+    const count = rows.filter((r) => selected.has(r.id ?? '')).length;
+    return rows.length > 0 && count === rows.length ? 'all' : count > 0 ? 'some' : 'none';
+  }, [rows, selected]);
+  // Stable callbacks, so that the memoized header and rows do not re-render on every scroll frame.
+  const latest = useRef({ onOpen, recordHref, onSort, selection, rows });
+  latest.current = { onOpen, recordHref, onSort, selection, rows };
   const open = useCallback((id: string) => latest.current.onOpen(id), []);
-  const toggle = useCallback((id: string) => latest.current.onToggle?.(id), []);
+  const toggle = useCallback((id: string) => latest.current.selection?.onToggle(id), []);
   const href = useCallback((id: string) => latest.current.recordHref(id), []);
+  const sortBy = useCallback((field: string) => latest.current.onSort(field), []);
+  const toggleAll = useCallback(() => {
+    const { selection: current, rows: loaded } = latest.current;
+    current?.onToggleAll(loaded.map((r) => r.id ?? '').filter((id) => id !== ''));
+  }, []);
 
   return (
     <div
@@ -126,71 +134,16 @@ export function RecordsTable({
       <table
         className="w-full table-fixed border-separate border-spacing-0 text-sm"
         style={{ minWidth: totalWidth }}
-        aria-rowcount={tableRows.length + 1}
+        aria-rowcount={rows.length + 1}
         aria-label={`${definition.name} records`}
       >
-        <colgroup>
-          {selection && <col style={{ width: SELECT_WIDTH }} />}
-          {table.getVisibleLeafColumns().map((column) => (
-            <col key={column.id} style={{ width: column.getSize() }} />
-          ))}
-        </colgroup>
-        <thead className="sticky top-0 z-10">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id} aria-rowindex={1}>
-              {selection && (
-                <th scope="col" className="bg-muted h-9 border-b px-3 text-left align-middle">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all loaded rows"
-                    checked={allChecked}
-                    ref={(el) => {
-                      if (el) el.indeterminate = selectedCount > 0 && !allChecked;
-                    }}
-                    onChange={() =>
-                      selection.onToggleAll(
-                        tableRows.map((r) => r.original.id ?? '').filter((id) => id !== ''),
-                      )
-                    }
-                    className="accent-primary size-4 align-middle"
-                  />
-                </th>
-              )}
-              {group.headers.map((header) => {
-                const name = header.column.id;
-                const key = sortKeys.find((k) => k.field === name);
-                const ariaSort = key ? (key.desc ? 'descending' : 'ascending') : 'none';
-                const Icon = key ? (key.desc ? ArrowDown : ArrowUp) : ChevronsUpDown;
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    aria-sort={ariaSort}
-                    className="bg-muted text-muted-foreground h-9 border-b px-1 text-left align-middle text-xs font-medium"
-                  >
-                    <button
-                      type="button"
-                      onClick={() => onSort(name)}
-                      className={cn(
-                        'group hover:bg-accent hover:text-accent-foreground focus-visible:ring-ring/50 inline-flex h-7 max-w-full items-center gap-1 rounded-sm px-2 outline-none focus-visible:ring-[3px]',
-                        key && 'text-foreground',
-                      )}
-                    >
-                      <span className="truncate">{String(header.column.columnDef.header)}</span>
-                      <Icon
-                        aria-hidden="true"
-                        className={cn(
-                          'size-3.5 shrink-0',
-                          !key && 'opacity-0 group-hover:opacity-60 group-focus-visible:opacity-60',
-                        )}
-                      />
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
+        <RecordsHeader
+          columns={tableColumns}
+          sort={sort}
+          onSort={sortBy}
+          checkedState={selection ? checkedState : undefined}
+          onToggleAll={toggleAll}
+        />
         <tbody>
           {paddingTop > 0 && (
             <tr aria-hidden="true">
@@ -198,16 +151,16 @@ export function RecordsTable({
             </tr>
           )}
           {items.map((item) => {
-            const row = tableRows[item.index];
-            if (!row) return null;
+            const record = rows[item.index];
+            if (!record) return null;
             return (
               <RecordRow
-                key={row.id}
-                row={row}
+                key={record.id ?? String(item.index)}
+                record={record}
                 rowIndex={item.index}
-                columnsKey={columnsKey}
-                selected={(row.original.id ?? '') === activeId}
-                checked={selection ? selection.selected.has(row.original.id ?? '') : undefined}
+                columns={tableColumns}
+                selected={(record.id ?? '') === activeId}
+                checked={selection ? selection.selected.has(record.id ?? '') : undefined}
                 toggle={toggle}
                 open={open}
                 href={href}
@@ -226,22 +179,103 @@ export function RecordsTable({
 }
 
 /**
+ * Column widths and the sticky header row: sort buttons with `aria-sort`, and the select-all
+ * checkbox when the table has a selection column. Memoized: scrolling does not render it again.
+ */
+const RecordsHeader = memo(function RecordsHeader({
+  columns,
+  sort,
+  onSort,
+  checkedState,
+  onToggleAll,
+}: {
+  columns: TableColumn[];
+  sort: string | undefined;
+  onSort: (field: string) => void;
+  /** Undefined when the table has no selection column. */
+  checkedState: 'all' | 'some' | 'none' | undefined;
+  onToggleAll: () => void;
+}) {
+  const sortKeys = parseSort(sort);
+  return (
+    <>
+      <colgroup>
+        {checkedState !== undefined && <col style={{ width: SELECT_WIDTH }} />}
+        {columns.map((column) => (
+          <col key={column.field.name} style={{ width: column.size }} />
+        ))}
+      </colgroup>
+      <thead className="sticky top-0 z-10">
+        <tr aria-rowindex={1}>
+          {checkedState !== undefined && (
+            <th scope="col" className="bg-muted h-9 border-b px-3 text-left align-middle">
+              <input
+                type="checkbox"
+                aria-label="Select all loaded rows"
+                checked={checkedState === 'all'}
+                ref={(el) => {
+                  if (el) el.indeterminate = checkedState === 'some';
+                }}
+                onChange={onToggleAll}
+                className="accent-primary size-4 align-middle"
+              />
+            </th>
+          )}
+          {columns.map((column) => {
+            const name = column.field.name;
+            const key = sortKeys.find((k) => k.field === name);
+            const ariaSort = key ? (key.desc ? 'descending' : 'ascending') : 'none';
+            const Icon = key ? (key.desc ? ArrowDown : ArrowUp) : ChevronsUpDown;
+            return (
+              <th
+                key={name}
+                scope="col"
+                aria-sort={ariaSort}
+                className="bg-muted text-muted-foreground h-9 border-b px-1 text-left align-middle text-xs font-medium"
+              >
+                <button
+                  type="button"
+                  onClick={() => onSort(name)}
+                  className={cn(
+                    'group hover:bg-accent hover:text-accent-foreground focus-visible:ring-ring/50 inline-flex h-7 max-w-full items-center gap-1 rounded-sm px-2 outline-none focus-visible:ring-[3px]',
+                    key && 'text-foreground',
+                  )}
+                >
+                  <span className="truncate">{column.header}</span>
+                  <Icon
+                    aria-hidden="true"
+                    className={cn(
+                      'size-3.5 shrink-0',
+                      !key && 'opacity-0 group-hover:opacity-60 group-focus-visible:opacity-60',
+                    )}
+                  />
+                </button>
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+    </>
+  );
+});
+
+/**
  * One body row. Memoized: while scrolling, rows that stay on screen are not rendered again, only
  * the ones entering the window are (this keeps frames short at thousands of loaded rows).
  */
 const RecordRow = memo(function RecordRow({
-  row,
+  record,
   rowIndex,
+  columns,
   selected,
   checked,
   toggle,
   open,
   href,
 }: {
-  row: Row<RecordData>;
+  record: RecordData;
   rowIndex: number;
-  /** Changes when the visible columns change, so the memo lets the row re-render then. */
-  columnsKey: string;
+  columns: TableColumn[];
   selected: boolean;
   /** Undefined when the table has no selection column. */
   checked: boolean | undefined;
@@ -249,7 +283,7 @@ const RecordRow = memo(function RecordRow({
   open: (id: string) => void;
   href: (id: string) => string;
 }) {
-  const id = row.original.id ?? '';
+  const id = record.id ?? '';
   return (
     <tr
       aria-rowindex={rowIndex + 2}
@@ -273,33 +307,34 @@ const RecordRow = memo(function RecordRow({
           />
         </td>
       )}
-      {row.getVisibleCells().map((cell) => {
-        const field = (cell.column.columnDef.meta as { field: Field }).field;
-        const value = cell.getValue() as string | undefined;
-        return (
-          <td key={cell.id} className="truncate border-b px-3 align-middle whitespace-nowrap">
-            {field.name === 'id' ? (
-              <a
-                href={href(id)}
-                onClick={(event) => {
-                  if (event.metaKey || event.ctrlKey || event.shiftKey) {
-                    event.stopPropagation();
-                    return;
-                  }
-                  event.preventDefault();
+      {columns.map(({ field }) => (
+        // `overflow: clip` rather than `truncate`'s `overflow: hidden`: the same clipping and
+        // ellipsis, without making every cell a scroll container for the browser to lay out.
+        <td
+          key={field.name}
+          className="overflow-clip border-b px-3 align-middle text-ellipsis whitespace-nowrap"
+        >
+          {field.name === 'id' ? (
+            <a
+              href={href(id)}
+              onClick={(event) => {
+                if (event.metaKey || event.ctrlKey || event.shiftKey) {
                   event.stopPropagation();
-                  open(id);
-                }}
-                className="text-primary focus-visible:ring-ring/50 rounded-sm font-mono text-xs font-medium outline-none hover:underline focus-visible:ring-[3px]"
-              >
-                {id}
-              </a>
-            ) : (
-              <CellValue field={field} value={value} />
-            )}
-          </td>
-        );
-      })}
+                  return;
+                }
+                event.preventDefault();
+                event.stopPropagation();
+                open(id);
+              }}
+              className="text-primary focus-visible:ring-ring/50 rounded-sm font-mono text-xs font-medium outline-none hover:underline focus-visible:ring-[3px]"
+            >
+              {id}
+            </a>
+          ) : (
+            <CellValue field={field} value={record[field.name]} />
+          )}
+        </td>
+      ))}
     </tr>
   );
 });

@@ -163,3 +163,48 @@ describe('RecordsTable', () => {
     );
   });
 });
+
+describe('RecordsTable selection', () => {
+  const rows = [ticket(1), ticket(2), ticket(3)];
+  const renderTable = (selected: ReadonlySet<string>) => {
+    const onToggle = vi.fn();
+    const onToggleAll = vi.fn();
+    const view = renderWithQuery(
+      <RecordsTable
+        definition={ticketsDefinition}
+        rows={rows}
+        columns={['id', 'Title']}
+        sort={undefined}
+        onSort={noop}
+        onOpen={noop}
+        recordHref={(id) => `/x/${id}`}
+        selection={{ selected, onToggle, onToggleAll }}
+      />,
+    );
+    return { ...view, onToggle, onToggleAll };
+  };
+
+  it('checks one row, and all loaded rows from the header checkbox', async () => {
+    const { user, onToggle, onToggleAll } = renderTable(new Set());
+    const all = screen.getByRole('checkbox', { name: 'Select all loaded rows' });
+    expect(all).not.toBeChecked();
+    expect(all).toHaveProperty('indeterminate', false);
+    await user.click(screen.getByRole('checkbox', { name: 'Select SUP-2' }));
+    expect(onToggle).toHaveBeenCalledWith('SUP-2');
+    await user.click(all);
+    expect(onToggleAll).toHaveBeenCalledWith(['SUP-1', 'SUP-2', 'SUP-3']);
+  });
+
+  it('shows a partial selection as indeterminate and a full one as checked', () => {
+    const { unmount } = renderTable(new Set(['SUP-1']));
+    const some = screen.getByRole('checkbox', { name: 'Select all loaded rows' });
+    expect(some).not.toBeChecked();
+    expect(some).toHaveProperty('indeterminate', true);
+    expect(screen.getByRole('checkbox', { name: 'Select SUP-1' })).toBeChecked();
+    unmount();
+    renderTable(new Set(['SUP-1', 'SUP-2', 'SUP-3']));
+    const all = screen.getByRole('checkbox', { name: 'Select all loaded rows' });
+    expect(all).toBeChecked();
+    expect(all).toHaveProperty('indeterminate', false);
+  });
+});
