@@ -5,10 +5,10 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
 import type { Me } from '@wsc/api-client';
+import { PGliteDialect } from '@wsc/pglite-kysely';
 
 import type { BffDatabase } from './schema.ts';
 import { migrateToLatest } from './migrations.ts';
-import { PGliteDialect } from './pglite-dialect.ts';
 
 export type RegionId = 'default' | 'eu';
 

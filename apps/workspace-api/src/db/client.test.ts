@@ -4,16 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import {
-  initPgliteDir,
-  openDatabase,
-  PGLITE_SHARED_BUFFERS_MB,
-  pgliteStartParams,
-} from './client.ts';
+import { openDatabase, PGLITE_SHARED_BUFFERS_MB } from './client.ts';
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const execFileAsync = promisify(execFile);
@@ -30,14 +24,8 @@ afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
+// pgliteStartParams and initPgliteDir themselves are tested in packages/pglite-kysely.
 describe('PGlite settings', () => {
-  it('keeps PGlite start arguments and sets shared_buffers last', () => {
-    const params = pgliteStartParams(48);
-    expect(params.slice(0, PGlite.defaultStartParams.length)).toEqual(PGlite.defaultStartParams);
-    expect(params.slice(-2)).toEqual(['-c', 'shared_buffers=48MB']);
-    expect(() => pgliteStartParams(0)).toThrow(/shared_buffers/);
-  });
-
   it('starts with the smaller default shared_buffers, or the one given', async () => {
     // PGlite's own default is 128MB, all of it resident from the start (docs/benchmarks.md).
     expect(PGLITE_SHARED_BUFFERS_MB).toBeLessThan(128);
@@ -59,13 +47,11 @@ describe('PGlite settings', () => {
 });
 
 describe('a new PGlite data folder', () => {
-  it('is created by initdb in a child process, once', async () => {
+  it('is created on the first open and resumed on the next', async () => {
     const dir = path.join(tmp, 'init', 'pg');
-    expect(await initPgliteDir(dir)).toBe(true);
-    await expect(fs.stat(path.join(dir, 'PG_VERSION'))).resolves.toBeTruthy();
-    expect(await initPgliteDir(dir)).toBe(false);
     const database = await openDatabase({ pgliteDir: dir });
     try {
+      await expect(fs.stat(path.join(dir, 'PG_VERSION'))).resolves.toBeTruthy();
       await sql`create table kept (n int)`.execute(database.db);
     } finally {
       await database.close();

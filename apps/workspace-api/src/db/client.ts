@@ -1,17 +1,14 @@
 // Opens the one SQL dialect we speak, PostgreSQL: embedded PGlite by default, a pg Pool for a URL.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
+import { initPgliteDir, PGliteDialect, pgliteStartParams } from '@wsc/pglite-kysely';
+
 import type { Database } from './schema.ts';
-import { PGliteDialect } from './pglite-dialect.ts';
 
 export type Db = Kysely<Database>;
 
@@ -49,62 +46,6 @@ export type OpenDatabaseOptions = {
  */
 export const PGLITE_SHARED_BUFFERS_MB = 64;
 
-/**
- * PGlite's start arguments with our settings: its defaults (single-user mode, no parallel
- * workers), then `-c shared_buffers=...`, which wins over postgresql.conf.
- *
- * @example
- * await PGlite.create({ dataDir, startParams: pgliteStartParams(32) });
- */
-export function pgliteStartParams(sharedBuffersMb = PGLITE_SHARED_BUFFERS_MB): string[] {
-  if (!Number.isInteger(sharedBuffersMb) || sharedBuffersMb < 1)
-    throw new Error(`Invalid PGlite shared_buffers: ${sharedBuffersMb} MiB`);
-  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`];
-}
-
-const execFileAsync = promisify(execFile);
-
-// Runs in a separate node process: PGlite's first start on an empty folder (initdb) needs ~700-800
-// MiB of WASM memory for a few seconds, and WASM memory never shrinks, so doing it in the API
-// process would leave the API at that size for its whole life (and its VmHWM there for good).
-const INIT_SCRIPT = `
-const [moduleUrl, dataDir] = process.argv.slice(1);
-const { PGlite } = await import(moduleUrl);
-const pglite = await PGlite.create({ dataDir });
-await pglite.close();
-`;
-
-/**
- * Creates a PGlite data folder (initdb) in a short-lived child process when `dataDir` holds none
- * yet, so that the caller opens an existing folder. Returns whether it created one.
- *
- * @example
- * await initPgliteDir('.data/workspace-api/pg'); // then PGlite.create({ dataDir }) resumes it
- */
-export async function initPgliteDir(dataDir: string): Promise<boolean> {
-  const exists = await fs
-    .stat(path.join(dataDir, 'PG_VERSION'))
-    .then(() => true)
-    .catch(() => false);
-  if (exists) return false;
-  await fs.mkdir(dataDir, { recursive: true });
-  // Resolved from here, so the child loads the same PGlite as this process (pnpm's strict layout).
-  const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-  try {
-    await execFileAsync(
-      process.execPath,
-      ['--input-type=module', '-e', INIT_SCRIPT, moduleUrl.href, path.resolve(dataDir)],
-      { timeout: 300_000 },
-    );
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`Could not create the PGlite data folder ${dataDir}: ${stderr || error}`, {
-      cause: error,
-    });
-  }
-  return true;
-}
-
 // node-postgres returns int8 as a string by default; PGlite returns a number. Align on number
 // (our bigints are sequence values, far below 2^53).
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -132,14 +73,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const trgm = await installTrgm(db);
     return { db, kind: 'postgres', trgm, close: () => db.destroy() };
   }
-  // A template is unpacked by PGlite itself (no initdb), so only a plain new folder goes to a child.
+  // A new folder is created by initdb in a child process (WASM memory never shrinks, and initdb's
+  // would stay in this process); a template is unpacked by PGlite itself (no initdb).
   if (options.pgliteDir && !options.pgliteTemplate) await initPgliteDir(options.pgliteDir);
   else if (options.pgliteDir) await fs.mkdir(path.dirname(options.pgliteDir), { recursive: true });
   const pglite = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
     ...(options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {}),
     extensions: { pg_trgm },
-    startParams: pgliteStartParams(options.pgliteSharedBuffersMb),
+    startParams: pgliteStartParams(options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB),
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   const trgm = await installTrgm(db);

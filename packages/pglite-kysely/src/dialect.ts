@@ -1,4 +1,4 @@
-// Kysely over embedded PGlite. PGlite is one connection, so it is lent out under a mutex: a
+// Kysely over embedded PGlite. PGlite is a single connection, so it is lent out under a mutex: a
 // transaction holds it from BEGIN to COMMIT and every other query waits its turn.
 import type { PGlite } from '@electric-sql/pglite';
 import type {
@@ -8,14 +8,16 @@ import type {
   Driver,
   Kysely,
   QueryResult,
+  TransactionSettings,
 } from 'kysely';
 import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 
-class Lock {
+class Mutex {
   #tail: Promise<void> = Promise.resolve();
 
+  /** Resolves with a release function once every earlier holder has released. */
   acquire(): Promise<() => void> {
-    let release = () => {};
+    let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
@@ -25,6 +27,7 @@ class Lock {
   }
 }
 
+/** One holder's view of the single PGlite connection, with its own release handle. */
 class PGliteConnection implements DatabaseConnection {
   constructor(
     private readonly pg: PGlite,
@@ -38,14 +41,14 @@ class PGliteConnection implements DatabaseConnection {
       : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
   }
 
-  // eslint-disable-next-line require-yield -- the BFF never streams query results.
+  // eslint-disable-next-line require-yield -- PGlite has no cursors over the wire; nothing streams.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on PGlite');
   }
 }
 
 class PGliteDriver implements Driver {
-  readonly #lock = new Lock();
+  readonly #mutex = new Mutex();
 
   constructor(private readonly pg: PGlite) {}
 
@@ -54,11 +57,17 @@ class PGliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new PGliteConnection(this.pg, await this.#lock.acquire());
+    return new PGliteConnection(this.pg, await this.#mutex.acquire());
   }
 
-  async beginTransaction(): Promise<void> {
-    await this.pg.exec('begin');
+  async beginTransaction(
+    _connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
+    // As kysely's PostgresDriver: `begin`, or `start transaction` with the settings given.
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    const access = settings.accessMode ? ` ${settings.accessMode}` : '';
+    await this.pg.exec(isolation || access ? `start transaction${isolation}${access}` : 'begin');
   }
 
   async commitTransaction(): Promise<void> {
@@ -79,10 +88,10 @@ class PGliteDriver implements Driver {
 }
 
 /**
- * Kysely dialect for an embedded PGlite database.
+ * Kysely dialect for an embedded PGlite instance (PostgreSQL SQL, adapter and introspector).
  *
  * @example
- * const db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(await PGlite.create()) });
+ * const db = new Kysely<Database>({ dialect: new PGliteDialect(await PGlite.create()) });
  */
 export class PGliteDialect implements Dialect {
   constructor(private readonly pg: PGlite) {}

@@ -1,0 +1,2 @@
+export { PGliteDialect } from './dialect.ts';
+export { initPgliteDir, pgliteStartParams } from './data-dir.ts';
