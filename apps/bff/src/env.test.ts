@@ -44,6 +44,22 @@ describe('env validation', () => {
     expect(env.WORKSPACE_API_URL_EU).toBeUndefined();
   });
 
+  it('leaves PGlite shared_buffers to the store default unless BFF_PGLITE_SHARED_BUFFERS_MB is set', () => {
+    const base = { WORKSPACE_API_URL: 'http://127.0.0.1:4000/v1', SESSION_SECRET: 's'.repeat(32) };
+    expect(parseEnv(base).BFF_PGLITE_SHARED_BUFFERS_MB).toBeUndefined();
+    expect(
+      parseEnv({ ...base, BFF_PGLITE_SHARED_BUFFERS_MB: '' }).BFF_PGLITE_SHARED_BUFFERS_MB,
+    ).toBeUndefined();
+    expect(
+      parseEnv({ ...base, BFF_PGLITE_SHARED_BUFFERS_MB: '32' }).BFF_PGLITE_SHARED_BUFFERS_MB,
+    ).toBe(32);
+    for (const bad of ['0', '16MB', '-1', '1.5', '5000']) {
+      expect(() => parseEnv({ ...base, BFF_PGLITE_SHARED_BUFFERS_MB: bad })).toThrow(
+        /BFF_PGLITE_SHARED_BUFFERS_MB/,
+      );
+    }
+  });
+
   it('exits 1 naming every bad variable, without echoing the secret', async () => {
     const secret = 'too-short-secret';
     const child = spawn(tsx, ['src/index.ts'], {

@@ -21,6 +21,11 @@ export const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters'),
   PUBLIC_DIR: z.string().min(1).default(path.resolve(appRoot, '../web/dist')),
   BFF_DATA_DIR: z.string().min(1).default(path.resolve(appRoot, '.data/bff')),
+  // Unset: the store's default (PGLITE_SHARED_BUFFERS_MB in db/store.ts, 16).
+  BFF_PGLITE_SHARED_BUFFERS_MB: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(1).max(4096).optional(),
+  ),
   BFF_DATABASE_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z.url({ protocol: /^postgres(ql)?$/ }).optional(),

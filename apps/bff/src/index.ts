@@ -30,7 +30,11 @@ const logger = createLogger({ level: env.LOG_LEVEL });
 const store = await openStore(
   env.BFF_DATABASE_URL
     ? { kind: 'postgres', url: env.BFF_DATABASE_URL }
-    : { kind: 'pglite', dataDir: env.BFF_DATA_DIR },
+    : {
+        kind: 'pglite',
+        dataDir: env.BFF_DATA_DIR,
+        sharedBuffersMb: env.BFF_PGLITE_SHARED_BUFFERS_MB,
+      },
 );
 const app = createApp({ config, store, logger });
 

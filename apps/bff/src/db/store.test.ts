@@ -1,14 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FakeUpstream } from '../../test/fake-upstream.ts';
 import { startFakeUpstream } from '../../test/fake-upstream.ts';
 import { createHarness } from '../../test/harness.ts';
 import { postgresAvailable, startPostgres } from '../../test/postgres.ts';
-import { openStore } from './store.ts';
+import { openStore, PGLITE_SHARED_BUFFERS_MB } from './store.ts';
 
+const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const execFileAsync = promisify(execFile);
 let upstream: FakeUpstream;
 let dataDir: string;
 
@@ -48,6 +54,56 @@ describe('the PGlite session store', () => {
     expect((await after.api('/bff/session', { cookie })).status).toBe(200); // still cached in memory
     await second.close();
   });
+});
+
+describe('the PGlite store memory', () => {
+  it('starts PGlite with the small shared_buffers, or the one given', async () => {
+    // PGlite's own default is 128MB, all of it resident in the BFF from the start.
+    expect(PGLITE_SHARED_BUFFERS_MB).toBeLessThan(128);
+    for (const [given, expected] of [
+      [undefined, `${PGLITE_SHARED_BUFFERS_MB}MB`],
+      [8, '8MB'],
+    ] as const) {
+      const store = await openStore({
+        kind: 'pglite',
+        dataDir: path.join(dataDir, `buffers-${given ?? 'default'}`),
+        sharedBuffersMb: given,
+      });
+      try {
+        const { rows } = await sql<{
+          shared_buffers: string;
+        }>`show shared_buffers`.execute(store.db);
+        expect(rows[0]?.shared_buffers).toBe(expected);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('leaves no initdb high-water mark in the process that opens a new data folder', async () => {
+    // A fresh process (this worker's VmHWM already holds other PGlite instances). initdb inside
+    // it peaks at 900+ MiB and WASM memory never shrinks; opening a folder created by a child is
+    // well under half of that (node + tsx + PGlite at 16 MB shared_buffers).
+    const folder = path.join(dataDir, 'fresh', 'bff');
+    const script = `
+      import fs from 'node:fs';
+      import { openStore } from './src/db/store.ts';
+      const store = await openStore({ kind: 'pglite', dataDir: process.argv[1] });
+      await store.ping();
+      await store.close();
+      const status = fs.readFileSync('/proc/self/status', 'utf8');
+      console.log(JSON.stringify({ hwmKiB: Number(/VmHWM:\\s+(\\d+)/.exec(status)?.[1]) }));
+    `;
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script, folder],
+      { cwd: APP_DIR },
+    );
+    await expect(stat(path.join(folder, 'PG_VERSION'))).resolves.toBeTruthy();
+    const { hwmKiB } = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { hwmKiB: number };
+    expect(hwmKiB / 1024).toBeGreaterThan(50);
+    expect(hwmKiB / 1024).toBeLessThan(450);
+  }, 120_000);
 });
 
 describe.skipIf(!postgresAvailable)('the PostgreSQL session store (BFF_DATABASE_URL)', () => {

@@ -1,11 +1,10 @@
 // The session store: kysely over embedded PGlite (default) or PostgreSQL (shared by BFF instances).
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
 import type { Me } from '@wsc/api-client';
-import { PGliteDialect } from '@wsc/pglite-kysely';
+import { initPgliteDir, PGliteDialect, pgliteStartParams } from '@wsc/pglite-kysely';
 
 import type { BffDatabase } from './schema.ts';
 import { migrateToLatest } from './migrations.ts';
@@ -40,7 +39,17 @@ export type SessionStore = {
 };
 
 export type StoreOptions =
-  { kind: 'memory' } | { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+  | { kind: 'memory'; sharedBuffersMb?: number | undefined }
+  | { kind: 'pglite'; dataDir: string; sharedBuffersMb?: number | undefined }
+  | { kind: 'postgres'; url: string };
+
+/**
+ * Default PGlite `shared_buffers` of the store, in MiB. PGlite's own default is PostgreSQL's
+ * 128 MB, all of it resident in the BFF from the start (WASM memory never shrinks); sessions and
+ * saved views are small rows, and pages outside the pool come from the OS page cache. Env
+ * BFF_PGLITE_SHARED_BUFFERS_MB overrides it.
+ */
+export const PGLITE_SHARED_BUFFERS_MB = 16;
 
 /**
  * Open (and migrate) the session store.
@@ -57,8 +66,13 @@ export async function openStore(options: StoreOptions): Promise<SessionStore> {
       }),
     });
   } else {
-    if (options.kind === 'pglite') mkdirSync(options.dataDir, { recursive: true });
-    const pglite = await PGlite.create(options.kind === 'pglite' ? options.dataDir : undefined);
+    // A new folder is created by initdb in a child process: initdb needs ~800 MiB of WASM memory,
+    // which would otherwise stay in the BFF for its whole life (docs/decisions/0009).
+    if (options.kind === 'pglite') await initPgliteDir(options.dataDir);
+    const pglite = await PGlite.create({
+      ...(options.kind === 'pglite' ? { dataDir: options.dataDir } : {}),
+      startParams: pgliteStartParams(options.sharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB),
+    });
     db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(pglite) });
   }
   await migrateToLatest(db as Kysely<unknown>);
