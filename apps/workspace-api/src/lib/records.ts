@@ -242,11 +242,9 @@ export async function reserveHandleNumbers(
     .insertInto('handle_counters')
     .values({ handle, last_value: count })
     .onConflict((oc) =>
-      oc
-        .column('handle')
-        .doUpdateSet((eb) => ({
-          last_value: sql`${eb.ref('handle_counters.last_value')} + ${count}`,
-        })),
+      oc.column('handle').doUpdateSet((eb) => ({
+        last_value: sql`${eb.ref('handle_counters.last_value')} + ${count}`,
+      })),
     )
     .returning('last_value')
     .executeTakeFirstOrThrow();

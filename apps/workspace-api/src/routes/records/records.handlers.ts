@@ -6,6 +6,7 @@ import type { AppEnv } from '../../lib/types.ts';
 import { badRequest, preconditionFailed } from '../../lib/errors.ts';
 import { buildPaging, encodeCursor, parsePageQuery } from '../../lib/paging.ts';
 import { resolveDefinition, resolveRecord } from '../../lib/permissions.ts';
+import { runSearch, searchStatements } from '../../lib/record-search.ts';
 import {
   insertRecords,
   recordEtag,
@@ -14,7 +15,6 @@ import {
   updateRecord,
   validateRecordInput,
 } from '../../lib/records.ts';
-import { runSearch, searchStatements } from '../../lib/record-search.ts';
 import { compileFilter, parseSort } from '../../lib/rsql-sql.ts';
 import { readJson } from '../../lib/validation.ts';
 
