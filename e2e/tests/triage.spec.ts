@@ -105,6 +105,11 @@ test.describe('triage', () => {
     const dialog = page.getByRole('dialog');
     await expect(dialog).toBeVisible();
     await page.keyboard.type(agent.lastName);
+    // Wait for the results of the whole name (the unfiltered list shows first, then settles).
+    await expect(page.locator('[data-slot="user-picker-popup"]')).toHaveAttribute(
+      'aria-busy',
+      'false',
+    );
     await expect(page.getByRole('option', { name: new RegExp(agent.email) })).toBeVisible();
     await axe('triage assignee');
     await page.keyboard.press('Enter');

@@ -62,6 +62,8 @@ export function UserPicker({
   const query = useQuery({ ...userSearchQueryOptions(debounced), enabled: open });
   const users: User[] = query.data?.items ?? [];
   const activeUser = users[Math.min(active, users.length - 1)];
+  const settling = open && (term !== debounced || query.isFetching);
+  const expanded = open && users.length > 0;
 
   function pick(user: User) {
     onChange(user.email);
@@ -100,8 +102,8 @@ export function UserPicker({
         id={id}
         role="combobox"
         aria-label={ariaLabel}
-        aria-expanded={open}
-        aria-controls={listId}
+        aria-expanded={expanded}
+        aria-controls={expanded ? listId : undefined}
         aria-autocomplete="list"
         aria-activedescendant={open && activeUser ? `${listId}-${activeUser.id}` : undefined}
         aria-invalid={invalid || undefined}
@@ -135,50 +137,57 @@ export function UserPicker({
         </Button>
       )}
       {open && (
-        <ul
-          id={listId}
-          role="listbox"
-          aria-label="People"
+        // Results settle 200 ms after the last keystroke: until then (and while fetching) the
+        // popup is aria-busy. Messages go in a live status beside the listbox, never inside it:
+        // a listbox must hold only options.
+        <div
+          data-slot="user-picker-popup"
+          aria-busy={settling}
           className="bg-popover text-popover-foreground absolute z-50 mt-1 max-h-64 w-full overflow-auto rounded-md border p-1 shadow-md"
         >
-          {query.isPending && (
-            <li
-              role="presentation"
-              className="text-muted-foreground flex items-center gap-2 px-2 py-1.5 text-sm"
+          {users.length > 0 && (
+            <ul id={listId} role="listbox" aria-label="People">
+              {users.map((user) => (
+                <li
+                  key={user.id}
+                  id={`${listId}-${user.id}`}
+                  role="option"
+                  aria-selected={user.id === activeUser?.id}
+                  // mousedown, not click: the input's blur would close the list before a click lands.
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    pick(user);
+                  }}
+                  className="aria-selected:bg-accent aria-selected:text-accent-foreground flex cursor-default flex-col rounded-sm px-2 py-1.5 text-sm"
+                >
+                  <span className="font-medium">
+                    {user.firstName} {user.lastName}
+                  </span>
+                  <span className="text-muted-foreground text-xs">{user.email}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {users.length === 0 && (
+            <p
+              role="status"
+              className={cn(
+                'flex items-center gap-2 px-2 py-1.5 text-sm',
+                query.isError ? 'text-destructive' : 'text-muted-foreground',
+              )}
             >
-              <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Searching…
-            </li>
+              {query.isPending ? (
+                <>
+                  <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Searching…
+                </>
+              ) : query.isError ? (
+                'Could not search people.'
+              ) : (
+                <>No one matches “{term}”.</>
+              )}
+            </p>
           )}
-          {query.isError && (
-            <li role="presentation" className="text-destructive px-2 py-1.5 text-sm">
-              Could not search people.
-            </li>
-          )}
-          {query.isSuccess && users.length === 0 && (
-            <li role="presentation" className="text-muted-foreground px-2 py-1.5 text-sm">
-              No one matches “{term}”.
-            </li>
-          )}
-          {users.map((user) => (
-            <li
-              key={user.id}
-              id={`${listId}-${user.id}`}
-              role="option"
-              aria-selected={user.id === activeUser?.id}
-              // mousedown, not click: the input's blur would close the list before a click lands.
-              onMouseDown={(event) => {
-                event.preventDefault();
-                pick(user);
-              }}
-              className="aria-selected:bg-accent aria-selected:text-accent-foreground flex cursor-default flex-col rounded-sm px-2 py-1.5 text-sm"
-            >
-              <span className="font-medium">
-                {user.firstName} {user.lastName}
-              </span>
-              <span className="text-muted-foreground text-xs">{user.email}</span>
-            </li>
-          ))}
-        </ul>
+        </div>
       )}
     </div>
   );

@@ -220,8 +220,8 @@ export function CommandPalette({
             autoFocus
             role="combobox"
             aria-label="Search commands, records, views, people and groups"
-            aria-expanded="true"
-            aria-controls={listId}
+            aria-expanded={items.length > 0}
+            aria-controls={items.length > 0 ? listId : undefined}
             aria-autocomplete="list"
             aria-activedescendant={current ? `${listId}-${current.key}` : undefined}
             value={term}
@@ -234,17 +234,19 @@ export function CommandPalette({
             <Loader2 aria-label="Searching" className="text-muted-foreground size-4 animate-spin" />
           )}
         </div>
+        {/* A listbox may hold only options: the hint lives beside it, in a live status. */}
+        {items.length === 0 && (
+          <p role="status" className="text-muted-foreground px-3 py-6 text-center text-sm">
+            {term.trim() ? `Nothing matches “${term.trim()}”.` : 'Type to search.'}
+          </p>
+        )}
         <ul
           id={listId}
           role="listbox"
           aria-label="Results"
+          hidden={items.length === 0}
           className="max-h-96 overflow-y-auto p-1"
         >
-          {items.length === 0 && (
-            <li role="presentation" className="text-muted-foreground px-3 py-6 text-center text-sm">
-              {term.trim() ? `Nothing matches “${term.trim()}”.` : 'Type to search.'}
-            </li>
-          )}
           {items.map((item) => {
             const header = item.group !== lastGroup;
             lastGroup = item.group;
