@@ -4,9 +4,7 @@
 import type { Db } from 'workspace-api/src/db/client.ts';
 import type { SearchStatements } from 'workspace-api/src/lib/record-search.ts';
 import type { WorkspaceDefinition } from 'workspace-api/src/workspace/definitions.ts';
-import { runSearch, searchStatements } from 'workspace-api/src/lib/record-search.ts';
-import { recordFieldResolver } from 'workspace-api/src/lib/records.ts';
-import { compileFilter, parseSort } from 'workspace-api/src/lib/rsql-sql.ts';
+import { parseSearch, runSearch, searchStatements } from 'workspace-api/src/lib/record-search.ts';
 
 export type SearchSql = SearchStatements;
 
@@ -24,13 +22,9 @@ export function searchSql(
   sortText: string,
   first: number,
 ): SearchSql {
-  const resolve = recordFieldResolver(definition);
-  const filter = filterText.trim() !== '' ? compileFilter(filterText, resolve) : undefined;
-  const keys = sortText.trim() !== '' ? parseSort(sortText, resolve) : [];
   return searchStatements(db, {
     alias: definition.alias,
-    ...(filter ? { filter } : {}),
-    keys,
+    ...parseSearch(definition, filterText, sortText),
     forward: true,
     limit: first + 1,
   });

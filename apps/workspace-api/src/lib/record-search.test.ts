@@ -11,7 +11,7 @@ import type { RecordSearch } from './record-search.ts';
 import type { SortKey } from './rsql-sql.ts';
 import { createHarness } from '../../test/harness.ts';
 import { ensureDefinitionIndexes, planDefinitionIndexes } from '../db/definition-indexes.ts';
-import { runSearch, searchStatements } from './record-search.ts';
+import { parseSearch, runSearch, searchStatements } from './record-search.ts';
 import { insertRecords, recordFieldResolver } from './records.ts';
 import { compileFilter, orderByClause, parseSort, sortValueText } from './rsql-sql.ts';
 
@@ -68,20 +68,19 @@ async function reference(filter: string, keys: SortKey[]): Promise<string[]> {
 /** Pages through a search with `searchStatements`, as the route does, in the given direction. */
 async function pageThrough(
   filter: string,
-  keys: SortKey[],
+  sort: string,
   size: number,
   forward: boolean,
 ): Promise<{ ids: string[]; totals: Set<number> }> {
-  const resolve = recordFieldResolver(definition);
-  const compiled = filter !== '' ? compileFilter(filter, resolve) : undefined;
+  const parsed = parseSearch(definition, filter, sort);
+  const keys = parsed.keys;
   const ids: string[] = [];
   const totals = new Set<number>();
   let cursor: RecordSearch['cursor'];
   for (let guard = 0; guard < 100; guard += 1) {
     const search: RecordSearch = {
       alias: definition.alias,
-      ...(compiled ? { filter: compiled } : {}),
-      keys,
+      ...parsed,
       ...(cursor ? { cursor } : {}),
       forward,
       limit: size + 1,
@@ -117,7 +116,7 @@ describe('search statements', () => {
       const keys = sort !== '' ? parseSort(sort, recordFieldResolver(definition)) : [];
       const expected = await reference(filter, keys);
       for (const forward of [true, false]) {
-        const { ids, totals } = await pageThrough(filter, keys, 7, forward);
+        const { ids, totals } = await pageThrough(filter, sort, 7, forward);
         expect(ids).toEqual(expected);
         expect([...totals]).toEqual([expected.length]);
       }

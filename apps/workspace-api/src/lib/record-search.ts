@@ -13,8 +13,17 @@ import { sql } from 'kysely';
 
 import type { Db } from '../db/client.ts';
 import type { RecordRow } from '../db/schema.ts';
+import type { WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { SortKey } from './rsql-sql.ts';
-import { keysetCondition, orderByClause, sortExpression, sortValueText } from './rsql-sql.ts';
+import { recordFieldResolver } from './records.ts';
+import {
+  compileFilter,
+  keysetCondition,
+  orderByClause,
+  parseSort,
+  sortExpression,
+  sortValueText,
+} from './rsql-sql.ts';
 
 export type RecordSearch = {
   alias: string;
@@ -36,8 +45,30 @@ export type SearchStatements =
   | { kind: 'single'; query: CompiledQuery }
   | { kind: 'pair'; page: CompiledQuery; count: CompiledQuery };
 
-function keyColumns(keys: SortKey[]): RawBuilder<unknown>[] {
-  return keys.map((key, index) => sql`${sortValueText(key.field)} as ${sql.ref(`k${index}`)}`);
+/**
+ * The filter and sort keys of a search from its `filter` and `sort` parameters (blank means none).
+ * Throws FilterError (400 with the position) as compileFilter and parseSort do.
+ *
+ * @example
+ * const { filter, keys } = parseSearch(definition, 'Status==Open', '-Created At');
+ */
+export function parseSearch(
+  definition: WorkspaceDefinition,
+  filterText: string | undefined,
+  sortText: string | undefined,
+): Pick<RecordSearch, 'filter' | 'keys'> {
+  const resolve = recordFieldResolver(definition);
+  const keys = sortText && sortText.trim() !== '' ? parseSort(sortText, resolve) : [];
+  if (!filterText || filterText.trim() === '') return { keys };
+  return { filter: compileFilter(filterText, resolve), keys };
+}
+
+/** `, <sort key text> as k0, ...`: the lossless text of each sort key, for the page's cursors. */
+function keyColumns(keys: SortKey[]): RawBuilder<unknown> {
+  return sql.join(
+    keys.map((key, index) => sql`, ${sortValueText(key.field)} as ${sql.ref(`k${index}`)}`),
+    sql``,
+  );
 }
 
 /**
@@ -52,10 +83,7 @@ export function searchStatements(db: Db, search: RecordSearch): SearchStatements
 
   if (filter === undefined) {
     const seqRef = sql.ref('records.seq');
-    const page = sql`select records.*${sql.join(
-      keyColumns(keys).map((column) => sql`, ${column}`),
-      sql``,
-    )} from records where records.alias = ${alias}${
+    const page = sql`select records.*${keyColumns(keys)} from records where records.alias = ${alias}${
       cursor ? sql` and ${keysetCondition(keys, cursor.values, cursor.seq, side, seqRef)}` : sql``
     } order by ${orderByClause(keys, !forward, seqRef)} limit ${limit}`;
     const count = sql`select count(*) as total from records where records.alias = ${alias}`;
@@ -78,10 +106,7 @@ export function searchStatements(db: Db, search: RecordSearch): SearchStatements
   }
   order by ${orderByClause(keys, !forward, sql.ref('m.seq'), matchKey)} limit ${limit}
 )
-select c.total, records.*${sql.join(
-    keyColumns(keys).map((column) => sql`, ${column}`),
-    sql``,
-  )}
+select c.total, records.*${keyColumns(keys)}
 from (select count(*) as total from m) as c
 left join p on true
 left join records on records.seq = p.seq

@@ -6,16 +6,14 @@ import type { AppEnv } from '../../lib/types.ts';
 import { badRequest, preconditionFailed } from '../../lib/errors.ts';
 import { buildPaging, encodeCursor, parsePageQuery } from '../../lib/paging.ts';
 import { resolveDefinition, resolveRecord } from '../../lib/permissions.ts';
-import { runSearch, searchStatements } from '../../lib/record-search.ts';
+import { parseSearch, runSearch, searchStatements } from '../../lib/record-search.ts';
 import {
   insertRecords,
   recordEtag,
-  recordFieldResolver,
   toRecord,
   updateRecord,
   validateRecordInput,
 } from '../../lib/records.ts';
-import { compileFilter, parseSort } from '../../lib/rsql-sql.ts';
 import { readJson } from '../../lib/validation.ts';
 
 function params(c: Context<AppEnv>) {
@@ -54,12 +52,7 @@ export async function searchRecords(c: Context<AppEnv>) {
   const { recordType, alias } = params(c);
   const definition = await resolveDefinition(c, recordType, alias);
   const { db, cursorKey } = c.var.deps;
-  const resolve = recordFieldResolver(definition);
-  const filterText = c.req.query('filter');
-  const filter =
-    filterText && filterText.trim() !== '' ? compileFilter(filterText, resolve) : undefined;
-  const sortText = c.req.query('sort');
-  const keys = sortText && sortText.trim() !== '' ? parseSort(sortText, resolve) : [];
+  const { filter, keys } = parseSearch(definition, c.req.query('filter'), c.req.query('sort'));
   // Cursors are bound to the definition and the sort: reusing one under another sort is a 400.
   const scope = `records:${definition.alias}:${keys.map((key) => `${key.descending ? '-' : ''}${key.field.name}`).join(',')}`;
   const page = parsePageQuery(c.req.query(), cursorKey, scope);
