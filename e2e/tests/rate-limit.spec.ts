@@ -1,5 +1,7 @@
 // Needs its own stack: the API's per-credential limit on (the shared stack runs with it off) and a
 // BFF whose sign-in failure counter other specs do not touch.
+import { requestToken } from '@wsc/api-client';
+
 import type { Stack } from '../stack.ts';
 import { expect, saveScreenshot, signIn, test } from '../fixtures.ts';
 import { startStack } from '../stack.ts';
@@ -32,16 +34,11 @@ test('429 from the API shows the wait time where it happens', async ({ page, axe
   // with the same credential (its own token), so its 429s come back in a millisecond and the next
   // request is already waiting when a token refills (1/s); through the BFF it would sit in the
   // BFF's own 1 s retries and leave the refill to the view's request now and then.
-  const { clientId, clientSecret } = stack.credentials.admin;
-  const tokenResponse = await page.request.post(`${stack.apiURL}/oauth/token`, {
-    headers: {
-      Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-      'Content-Type': 'application/x-www-form-urlencoded',
-    },
-    data: 'grant_type=client_credentials',
+  const { access_token: token } = await requestToken({
+    tokenUrl: `${stack.apiURL}/oauth/token`,
+    clientId: stack.credentials.admin.clientId,
+    clientSecret: stack.credentials.admin.clientSecret,
   });
-  expect(tokenResponse.ok()).toBe(true);
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
   let flooding = true;
   const floodOne = async () => {
     while (flooding) {
