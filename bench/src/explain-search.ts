@@ -12,6 +12,7 @@ import { loadWorkspace } from 'workspace-api/src/workspace/definitions.ts';
 
 import { triageQueries } from './api-search.ts';
 import { searchSql } from './lib/search-sql.ts';
+import { sampleValues } from './seed-records.ts';
 
 /** A compiled query with its parameters inlined as literals (for EXPLAIN only; bench input). */
 function inline(query: CompiledQuery): string {
@@ -47,14 +48,9 @@ async function main() {
       await sql`analyze records`.execute(handle.db);
     }
     // The most frequent assignee and customer, as the seed's sample gives them to api-search.
-    const top = async (key: string) =>
-      (
-        await sql<{ v: string }>`select data ->> ${key} as v from records
-          where alias = 'support-tickets' and data ->> ${key} is not null
-          group by 1 order by count(*) desc limit 1`.execute(handle.db)
-      ).rows[0]?.v ?? '';
-    const agent = values.agent ?? (await top('Assignee'));
-    const customer = values.customer ?? (await top('Customer'));
+    const sample = await sampleValues(handle.db);
+    const agent = values.agent ?? sample.agents[0] ?? '';
+    const customer = values.customer ?? sample.customers[0] ?? '';
     for (const query of triageQueries({ agent, customer }, new Date())) {
       if (values.only && !query.name.includes(values.only)) continue;
       const statements = searchSql(handle.db, definition, query.filter, query.sort ?? '', 100);

@@ -10,7 +10,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Db } from 'workspace-api/src/db/client.ts';
-import type { AppDeps } from 'workspace-api/src/lib/types.ts';
 import type { GeneratedRecord, SeedContext } from 'workspace-api/src/seed/seed-records.ts';
 import type { DemoCredentials } from 'workspace-api/src/seed/seed.ts';
 import type { WorkspaceDefinition } from 'workspace-api/src/workspace/definitions.ts';
@@ -172,7 +171,7 @@ export async function seedStore(target: SeedTarget): Promise<SeedOutcome> {
     await sql`vacuum analyze`.execute(deps.db);
     const analyzeMs = performance.now() - analyzeStart;
 
-    const sample = await sampleValues(deps);
+    const sample = await sampleValues(deps.db);
     const counts = await deps.db
       .selectFrom('records')
       .select([
@@ -200,20 +199,25 @@ export async function seedStore(target: SeedTarget): Promise<SeedOutcome> {
   }
 }
 
-async function sampleValues(deps: AppDeps): Promise<SeedOutcome['sample']> {
+/**
+ * Real values of a seeded store for benchmark queries: the most frequent assignees and customers of
+ * the support tickets, and ticket ids spread over the table.
+ *
+ * @example
+ * const { agents } = await sampleValues(db);
+ */
+export async function sampleValues(db: Db): Promise<SeedOutcome['sample']> {
   const agents = await sql<{ email: string; n: number }>`
     select data ->> 'Assignee' as email, count(*)::int as n from records
     where alias = 'support-tickets' and data ->> 'Assignee' is not null
-    group by 1 order by 2 desc limit 5`.execute(deps.db);
+    group by 1 order by 2 desc limit 5`.execute(db);
   const customers = await sql<{ name: string }>`
     select data ->> 'Customer' as name from records
     where alias = 'support-tickets' and data ->> 'Customer' is not null
-    group by 1 order by count(*) desc limit 5`.execute(deps.db);
+    group by 1 order by count(*) desc limit 5`.execute(db);
   // Ids spread over the table (not only the hot end), for get-by-id.
   const ids = await sql<{ id: string }>`
-    select id from records where alias = 'support-tickets' and seq % 997 = 0 limit 500`.execute(
-    deps.db,
-  );
+    select id from records where alias = 'support-tickets' and seq % 997 = 0 limit 500`.execute(db);
   return {
     agents: agents.rows.map((row) => row.email),
     customers: customers.rows.map((row) => row.name),

@@ -1,15 +1,12 @@
 // Starts the workspace API as a real process for a benchmark and signs in with demo credentials.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import type http from 'node:http';
 import { buildServer } from 'workspace-api/scripts/build.ts';
 
 import type { Started } from './processes.ts';
 import { expectStatus } from './http.ts';
-import { freePort, LOG_DIR, ROOT, startNode, stopChild, waitUntil } from './processes.ts';
+import { freePort, startNode, startProcess, waitUntil } from './processes.ts';
 
-const APP_DIR = path.join(ROOT, 'apps/workspace-api');
+const APP = 'apps/workspace-api';
 let built: Promise<void> | undefined;
 
 /** Builds apps/workspace-api/dist once per bench process (the sources may have changed). */
@@ -20,25 +17,20 @@ async function ensureBuilt(): Promise<void> {
 
 export type ApiProcess = Started & { url: string };
 
-/**
- * Starts `apps/workspace-api` on a free port with the rate limit off and request logging quiet.
- *
- * @example
- * const api = await startApi('api-100k', { DATA_DIR: dir });
- */
-export async function startApi(
+/** Starts the API with `launch` on a free port (rate limit off, quiet) and waits for /health. */
+async function launchApi(
   name: string,
   env: Record<string, string>,
-  nodeArgs: string[] = [],
+  launch: (env: Record<string, string>) => Started,
 ): Promise<ApiProcess> {
   const port = await freePort();
-  const started = startNode(
-    name,
-    'apps/workspace-api',
-    'src/index.ts',
-    { PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_RPS: '0', LOG_LEVEL: 'error', ...env },
-    nodeArgs,
-  );
+  const started = launch({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RATE_LIMIT_RPS: '0',
+    LOG_LEVEL: 'error',
+    ...env,
+  });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntil(
@@ -52,6 +44,21 @@ export async function startApi(
     throw error;
   }
   return { ...started, url };
+}
+
+/**
+ * Starts `apps/workspace-api` from its sources under tsx (the dev path) on a free port with the
+ * rate limit off and request logging quiet.
+ *
+ * @example
+ * const api = await startApi('api-100k', { DATA_DIR: dir });
+ */
+export function startApi(
+  name: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ApiProcess> {
+  return launchApi(name, env, (all) => startNode(name, APP, 'src/index.ts', all, nodeArgs));
 }
 
 /**
@@ -92,38 +99,5 @@ export async function startBuiltApi(
   env: Record<string, string>,
 ): Promise<ApiProcess> {
   await ensureBuilt();
-  fs.mkdirSync(LOG_DIR, { recursive: true });
-  const logFile = path.join(LOG_DIR, `${name}.log`);
-  const log = fs.openSync(logFile, 'w');
-  const port = await freePort();
-  const child = spawn('sh', ['scripts/serve.sh'], {
-    cwd: APP_DIR,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: 'error',
-      ...env,
-    },
-    stdio: ['ignore', log, log],
-    detached: true,
-  });
-  fs.closeSync(log);
-  if (child.pid === undefined) throw new Error(`${name} did not start`);
-  const url = `http://127.0.0.1:${port}`;
-  const started = { name, child, pid: child.pid, logFile, stop: () => stopChild(child), url };
-  try {
-    await waitUntil(
-      started,
-      `built workspace API (${name})`,
-      async () => (await fetch(`${url}/health`)).ok,
-      600_000,
-    );
-  } catch (error) {
-    await started.stop();
-    throw error;
-  }
-  return started;
+  return launchApi(name, env, (all) => startProcess(name, APP, 'sh', ['scripts/serve.sh'], all));
 }

@@ -57,6 +57,36 @@ export type Started = {
 };
 
 /**
+ * Starts a command in an app folder with extra env (NODE_ENV=production), logging to bench/.out,
+ * in its own process group.
+ *
+ * @example
+ * const api = startProcess('api', 'apps/workspace-api', 'sh', ['scripts/serve.sh'], { PORT: '8080' });
+ */
+export function startProcess(
+  name: string,
+  appDir: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Started {
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  const logFile = path.join(LOG_DIR, `${name}.log`);
+  const log = fs.openSync(logFile, 'w');
+  const child = spawn(command, args, {
+    cwd: path.join(ROOT, appDir),
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', log, log],
+    // Own process group, so that stopping it also stops anything it spawned.
+    detached: true,
+  });
+  fs.closeSync(log);
+  if (child.pid === undefined) throw new Error(`${name} did not start`);
+  const pid = child.pid;
+  return { name, child, pid, logFile, stop: () => stopChild(child) };
+}
+
+/**
  * Starts `node --import tsx <entry>` in an app folder with extra env, logging to bench/.out.
  *
  * @example
@@ -69,21 +99,8 @@ export function startNode(
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): Started {
-  fs.mkdirSync(LOG_DIR, { recursive: true });
-  const logFile = path.join(LOG_DIR, `${name}.log`);
-  const log = fs.openSync(logFile, 'w');
   const tsx = import.meta.resolve('tsx');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', tsx, entry], {
-    cwd: path.join(ROOT, appDir),
-    env: { ...process.env, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', log, log],
-    // Own process group, so that stopping it also stops anything it spawned.
-    detached: true,
-  });
-  fs.closeSync(log);
-  if (child.pid === undefined) throw new Error(`${name} did not start`);
-  const pid = child.pid;
-  return { name, child, pid, logFile, stop: () => stopChild(child) };
+  return startProcess(name, appDir, process.execPath, [...nodeArgs, '--import', tsx, entry], env);
 }
 
 /**
