@@ -9,6 +9,7 @@ export type RsqlErrorCode =
   | 'TOO_LONG'
   | 'TOO_DEEP'
   | 'TOO_MANY_COMPARISONS'
+  | 'NOT_IN_DIALECT'
   | 'EMPTY';
 
 /**

@@ -11,9 +11,17 @@ export type {
 export type { RsqlErrorCode } from './errors.ts';
 export { isRsqlError, RsqlError } from './errors.ts';
 export type { OperatorArity, OperatorInfo } from './operators.ts';
-export { canonicalOperator, isComparisonOperator, OPERATORS, operatorInfo } from './operators.ts';
-export type { ParseOptions } from './parser.ts';
+export {
+  canonicalOperator,
+  dialectOperator,
+  isComparisonOperator,
+  isHostedOperator,
+  OPERATORS,
+  operatorInfo,
+} from './operators.ts';
+export type { Dialect, ParseOptions } from './parser.ts';
 export { DEFAULT_PARSE_OPTIONS, parse } from './parser.ts';
+export type { SerializeOptions } from './serialize.ts';
 export { serialize, stripSpans } from './serialize.ts';
 export {
   and,

@@ -73,3 +73,37 @@ export function canonicalOperator(op: ComparisonOperator): ComparisonOperator {
   if (op === '!in=') return '=out=';
   return op;
 }
+
+/** The operators of the hosted API's published dialect: all but the `=nbt=` / `=out=` spellings. */
+const HOSTED: ReadonlySet<ComparisonOperator> = new Set(
+  OPERATORS.map((info) => info.op).filter((op) => op !== '=nbt=' && op !== '=out='),
+);
+
+/**
+ * True for the operators the hosted API's published contract shows (`!bt=` and `!in=`, never
+ * `=nbt=` and `=out=`).
+ *
+ * @example
+ * isHostedOperator('!in='); // true
+ * isHostedOperator('=out='); // false
+ */
+export function isHostedOperator(op: ComparisonOperator): boolean {
+  return HOSTED.has(op);
+}
+
+/**
+ * The spelling of an operator in a dialect: `hosted` writes the synonyms as `!bt=` and `!in=`.
+ *
+ * @example
+ * dialectOperator('=out=', 'hosted'); // '!in='
+ * dialectOperator('=out=', 'extended'); // '=out='
+ */
+export function dialectOperator(
+  op: ComparisonOperator,
+  dialect: 'extended' | 'hosted',
+): ComparisonOperator {
+  if (dialect !== 'hosted') return op;
+  if (op === '=nbt=') return '!bt=';
+  if (op === '=out=') return '!in=';
+  return op;
+}

@@ -1,10 +1,20 @@
 import type { ComparisonNode, ComparisonOperator, LogicalNode, Node, Span, Value } from './ast.ts';
 import type { RsqlErrorCode } from './errors.ts';
 import { RsqlError } from './errors.ts';
-import { isComparisonOperator, operatorInfo, OPERATORS } from './operators.ts';
+import { isComparisonOperator, isHostedOperator, operatorInfo, OPERATORS } from './operators.ts';
 import { isOperatorStartCode, isPlainCode, isWhitespaceCode, TIMESTAMP } from './syntax.ts';
 
+/**
+ * Which RSQL the text must be written in. `extended`: everything this package reads (our API's
+ * dialect). `hosted`: only what the hosted API's published contract shows: the operators
+ * `== != =gt= =ge= =lt= =le= =bt= !bt= =in= !in= =lk= !lk= =lki= !lki=`, lists as `a:b`, `;` and
+ * `,` between comparisons, no grouping parentheses and no `and` / `or` keywords (see ADR 0011).
+ */
+export type Dialect = 'extended' | 'hosted';
+
 export interface ParseOptions {
+  /** The dialect to accept; default `extended`. */
+  dialect?: Dialect;
   /** Longest accepted input in UTF-8 bytes; default 4096. */
   maxLength?: number;
   /** Deepest accepted nesting of grouping parentheses; default 10. */
@@ -14,6 +24,7 @@ export interface ParseOptions {
 }
 
 export const DEFAULT_PARSE_OPTIONS: Readonly<Required<ParseOptions>> = Object.freeze({
+  dialect: 'extended',
   maxLength: 4096,
   maxDepth: 10,
   maxComparisons: 100,
@@ -121,6 +132,9 @@ class Parser {
       // An operand is expected: '(' or a comparison.
       this.skipWhitespace();
       if (this.code() === 0x28) {
+        if (this.limits.dialect === 'hosted') {
+          this.notInDialect('Grouping parentheses are');
+        }
         if (stack.length + 1 > this.limits.maxDepth) {
           throw new RsqlError(
             'TOO_DEEP',
@@ -157,7 +171,8 @@ class Parser {
           continue;
         }
         const symbol = c === 0x3b ? 'and' : c === 0x2c ? 'or' : undefined;
-        const logical = symbol ?? (hadWhitespace ? this.keyword() : undefined);
+        const keywords = this.limits.dialect !== 'hosted' && hadWhitespace;
+        const logical = symbol ?? (keywords ? this.keyword() : undefined);
         if (logical === undefined) this.fail('UNEXPECTED_CHARACTER', expected);
         if (logical === 'or') flushTerms(frame);
         this.pos += symbol === undefined ? logical.length : 1;
@@ -197,6 +212,9 @@ class Parser {
     const arity = operatorInfo(operator).arity;
     const listStart = this.pos;
     let tokens: { value: Value; span: Span }[];
+    if (this.code() === 0x28 && this.limits.dialect === 'hosted') {
+      this.notInDialect('Value lists in parentheses are', ' (write a:b)');
+    }
     if (this.code() === 0x28) tokens = this.readParenthesizedList();
     else if (arity === 'one') tokens = [this.readValue(false)];
     else tokens = this.readColonList();
@@ -253,6 +271,15 @@ class Parser {
     if (closed) end++;
     const text = this.input.slice(start, end);
     if (isComparisonOperator(text)) {
+      if (this.limits.dialect === 'hosted' && !isHostedOperator(text)) {
+        const instead = text === '=out=' ? '!in=' : '!bt=';
+        throw new RsqlError(
+          'NOT_IN_DIALECT',
+          start,
+          ['operator'],
+          `Operator '${text}' at position ${start} is not in the published dialect (write ${instead})`,
+        );
+      }
       this.pos = end;
       return text;
     }
@@ -376,6 +403,15 @@ class Parser {
 
   private skipWhitespace(): void {
     while (this.pos < this.input.length && isWhitespaceCode(this.code())) this.pos++;
+  }
+
+  private notInDialect(what: string, hint = ''): never {
+    throw new RsqlError(
+      'NOT_IN_DIALECT',
+      this.pos,
+      [],
+      `${what} not in the published dialect, at position ${this.pos}${hint}`,
+    );
   }
 
   private fail(

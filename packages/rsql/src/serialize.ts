@@ -1,6 +1,20 @@
 import type { ComparisonNode, Node, StrippedNode, Value } from './ast.ts';
-import { operatorInfo } from './operators.ts';
+import type { Dialect } from './parser.ts';
+import { RsqlError } from './errors.ts';
+import { dialectOperator, operatorInfo } from './operators.ts';
+import { DEFAULT_PARSE_OPTIONS } from './parser.ts';
 import { isPlainCode, KEYWORDS, quote } from './syntax.ts';
+
+export interface SerializeOptions {
+  /**
+   * `extended` (default): the canonical text described below. `hosted`: the hosted API's published
+   * dialect: the filter is rewritten as an OR of ANDs (no parentheses), `=out=` / `=nbt=` are
+   * written `!in=` / `!bt=`, and every multi-value operator takes an `a:b` list.
+   */
+  dialect?: Dialect;
+  /** Most comparisons the hosted rewrite may produce; default 100 (the parser's limit). */
+  maxComparisons?: number;
+}
 
 /**
  * Writes the canonical RSQL text of a node: `;` and `,` (never the keywords), parentheses only
@@ -16,7 +30,8 @@ import { isPlainCode, KEYWORDS, quote } from './syntax.ts';
  * @example
  * serialize(eq('Due Date', "O'Brien")); // "Due Date=='O\\'Brien'"
  */
-export function serialize(node: Node): string {
+export function serialize(node: Node, options: SerializeOptions = {}): string {
+  if (options.dialect === 'hosted') return serializeHosted(node, options);
   const effective = unwrap(node);
   if (effective.type === 'comparison') return serializeComparison(effective);
   const separator = effective.type === 'and' ? ';' : ',';
@@ -47,6 +62,75 @@ function serializeComparison(node: ComparisonNode): string {
       ? serializeValue(only)
       : `(${node.values.map(serializeValue).join(',')})`;
   return `${serializeSelector(node.selector)}${node.operator}${values}`;
+}
+
+/**
+ * The hosted dialect has no parentheses, so a filter is written as its disjunctive normal form:
+ * `(a,b);c` becomes `a;c,b;c` (AND binds tighter than OR, so the meaning is the same). The
+ * expansion is multiplicative; past `maxComparisons` it throws `TOO_MANY_COMPARISONS` at 0.
+ */
+function serializeHosted(node: Node, options: SerializeOptions): string {
+  const limit = options.maxComparisons ?? DEFAULT_PARSE_OPTIONS.maxComparisons;
+  return toDnf(node, limit)
+    .map((term) => term.map(serializeHostedComparison).join(';'))
+    .join(',');
+}
+
+/** OR of ANDs, each AND a list of comparisons; duplicates within a term are dropped. */
+function toDnf(node: Node, limit: number): ComparisonNode[][] {
+  if (node.type === 'comparison') return [[node]];
+  const parts = node.children.map((child) => toDnf(child, limit));
+  let terms: ComparisonNode[][];
+  if (node.type === 'or') {
+    terms = parts.flat();
+  } else {
+    terms = [[]];
+    for (const part of parts) {
+      const next: ComparisonNode[][] = [];
+      for (const left of terms) for (const right of part) next.push([...left, ...right]);
+      terms = next;
+      if (countOf(terms) > limit) break;
+    }
+  }
+  if (terms.length === 0) throw new RangeError(`An '${node.type}' node needs children`);
+  const count = countOf(terms);
+  if (count > limit) {
+    throw new RsqlError(
+      'TOO_MANY_COMPARISONS',
+      0,
+      [],
+      `Written without parentheses for the hosted API, this filter needs more than ${limit} comparisons; simplify its OR groups`,
+    );
+  }
+  return terms;
+}
+
+function countOf(terms: ComparisonNode[][]): number {
+  return terms.reduce((sum, term) => sum + term.length, 0);
+}
+
+function serializeHostedComparison(node: ComparisonNode): string {
+  const operator = dialectOperator(node.operator, 'hosted');
+  const [only, ...rest] = node.values;
+  const values =
+    operatorInfo(operator).arity === 'one' && only !== undefined && rest.length === 0
+      ? serializeValue(only)
+      : node.values.map(serializeListValue).join(':');
+  return `${serializeSelector(node.selector)}${operator}${values}`;
+}
+
+/** A whole ISO timestamp with a zone: its colons never split an `a:b` list, and nothing follows. */
+const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * An element of an `a:b` list: as a single value, and also quoted when it holds a `:`, unless it
+ * is exactly a zoned ISO timestamp (`Created At=bt=2024-01-01T00:00:00.000Z:2024-12-31T23:59:59.999Z`).
+ * A zone-less time is quoted too: `10:00` followed by `:00` would read back as `10:00:00`.
+ */
+function serializeListValue(value: Value): string {
+  if (value === null) return 'null';
+  if (needsQuotes(value)) return quote(value);
+  return value.includes(':') && !ZONED_TIMESTAMP.test(value) ? quote(value) : value;
 }
 
 /**
