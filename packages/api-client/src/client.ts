@@ -1,13 +1,16 @@
 import type { z } from 'zod';
 
-import type { ApiError } from './errors.ts';
 import type { RetryOptions, RetryPolicy } from './retry.ts';
+import type { Comment } from './schemas/activity.ts';
+import type { Attachment, UrlLink } from './schemas/attachments.ts';
+import type { Profile } from './schemas/bff.ts';
 import type { PageQuery, RecordType } from './schemas/common.ts';
-import type { RecordInput } from './schemas/records.ts';
+import type { RecordData, RecordInput } from './schemas/records.ts';
 import type { CreateUserInput } from './schemas/users.ts';
 import type { UploadProgress, UploadSource } from './upload.ts';
-import { apiErrorFromResponse } from './errors.ts';
-import { parseResponse } from './parse-response.ts';
+import { ApiError, apiErrorFromResponse } from './errors.ts';
+import { filterForProfile } from './filter.ts';
+import { parseOptionalResponse, parseResponse } from './parse-response.ts';
 import { resolveRetryPolicy, withRetry } from './retry.ts';
 import {
   CommentPagedListSchema,
@@ -17,10 +20,11 @@ import {
 import { AttachmentListSchema, AttachmentSchema, UrlLinkSchema } from './schemas/attachments.ts';
 import { GroupPagedListSchema, GroupSchema } from './schemas/groups.ts';
 import {
+  AspectSchema,
   DefinitionListSchema,
   RecordPagedListSchema,
+  RecordSchema,
   RelatedPagedListSchema,
-  StoredRecordSchema,
 } from './schemas/records.ts';
 import { MeSchema, UserPagedListSchema, UserSchema } from './schemas/users.ts';
 import { assertUploadSize, sendUpload, uploadSize } from './upload.ts';
@@ -29,6 +33,13 @@ import { assertUploadSize, sendUpload, uploadSize } from './upload.ts';
 export interface ApiClientOptions {
   /** Base URL including the version segment: `http://127.0.0.1:4010/v1` (server) or `/api/v1` (browser via the BFF). */
   baseUrl: string;
+  /**
+   * What the server is (default `extended`). `hosted`: every request stays inside the published
+   * contract: no `sort`, no paging on related items, comments as `text/plain`, filters rewritten
+   * into the published RSQL dialect, no element lists, and the extensions (`/definitions`, `/me`)
+   * refuse to run. Replies are parsed with the same tolerant schemas in both profiles.
+   */
+  profile?: Profile;
   /** Resolves the bearer token for each request (BFF/server use). The browser passes none: the BFF adds it. */
   getToken?: () => Promise<string | undefined>;
   /** The fetch to use (defaults to the global one, looked up at call time so test interceptors apply). */
@@ -52,8 +63,20 @@ export interface CallOptions {
 /** Cursor paging plus abort signal. */
 export type PageOptions = PageQuery & CallOptions;
 
-/** Record search: paging, RSQL `filter` and `sort` (`-Created At,Title`). */
+/** Record search: paging, RSQL `filter` and `sort` (`-Created At,Title`; extended profile only). */
 export type SearchOptions = PageOptions & { filter?: string; sort?: string };
+
+/** A record write's answer: the record as the server sent it (possibly without `id`) and its ETag. */
+export interface RecordReply {
+  record: RecordData;
+  etag: string | undefined;
+}
+
+/** `addComment`'s answer: the new comment's id, and the comment itself where the server sent it. */
+export interface AddedComment {
+  id: string;
+  comment?: Comment;
+}
 
 /** User list: paging and an RSQL `filter` over the user fields. */
 export type UserListOptions = PageOptions & { filter?: string };
@@ -123,6 +146,19 @@ function pageQuery(options: PageOptions | undefined): Query {
 }
 
 /**
+ * The error for a call the hosted profile cannot make: the published contract has no such
+ * operation. Callers check capabilities first; this is the guard that keeps a slip off the wire.
+ */
+function notInContract(what: string): ApiError {
+  return new ApiError({
+    status: 0,
+    code: 'not_in_contract',
+    title: 'Not available from this service',
+    detail: `${what} is not part of the hosted API's published contract`,
+  });
+}
+
+/**
  * Creates the typed client of the Records and Workspace API. Every reply is parsed with the zod
  * contract; every failure is an {@link ApiError}. Idempotent requests are retried on 429/502/503/504.
  *
@@ -137,6 +173,8 @@ function pageQuery(options: PageOptions | undefined): Query {
  */
 export function createApiClient(options: ApiClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const profile: Profile = options.profile ?? 'extended';
+  const hosted = profile === 'hosted';
   const policy: RetryPolicy | false =
     options.retry === false ? false : resolveRetryPolicy(options.retry);
   const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
@@ -187,16 +225,26 @@ export function createApiClient(options: ApiClientOptions) {
     return parseResponse(await send(spec), schema, label(spec));
   }
 
+  /** A 2xx whose body may be empty (the published upload answers 202 with none): undefined then. */
+  async function optionalJson<S extends z.ZodType>(
+    spec: RequestSpec,
+    schema: S,
+  ): Promise<z.output<S> | undefined> {
+    return parseOptionalResponse(await send(spec), schema, label(spec));
+  }
+
   /** For answers whose body carries nothing we use (201/200 acknowledgements). */
   async function empty(spec: RequestSpec): Promise<void> {
     const response = await send(spec);
     await response.arrayBuffer().catch(() => undefined);
   }
 
-  async function withEtag<S extends z.ZodType>(spec: RequestSpec, schema: S) {
+  /** A record and its ETag (our API; the hosted one sends none). Any 2xx body, even none, is fine. */
+  async function recordReply(spec: RequestSpec): Promise<RecordReply> {
     const response = await send(spec);
     const etag = response.headers.get('etag') ?? undefined;
-    return { record: await parseResponse(response, schema, label(spec)), etag };
+    const record = await parseOptionalResponse(response, RecordSchema, label(spec));
+    return { record: record ?? {}, etag };
   }
 
   const rec = (rt: RecordType, alias: string, id: string) => path`/${rt}/${alias}/${id}`;
@@ -205,29 +253,46 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     // ---- records -----------------------------------------------------------------------------
-    /** `GET /{recordType}/{alias}`: RSQL-filtered, sorted, cursor-paged records. */
-    searchRecords: (rt: RecordType, alias: string, opts?: SearchOptions) =>
-      json(
+    /**
+     * `GET /{recordType}/{alias}`: RSQL-filtered, cursor-paged records (`sort` in the extended
+     * profile only). Hosted: the filter is rewritten into the published dialect, and element types
+     * cannot be listed (that path is getElement there).
+     */
+    searchRecords: async (rt: RecordType, alias: string, opts?: SearchOptions) => {
+      if (hosted && opts?.sort) throw notInContract('Sorting records (`sort`)');
+      if (hosted && rt === 'elements') throw notInContract('Listing element records');
+      return json(
         {
           method: 'GET',
           path: path`/${rt}/${alias}`,
-          query: { filter: opts?.filter, sort: opts?.sort, ...pageQuery(opts) },
+          query: {
+            filter: filterForProfile(opts?.filter, profile),
+            sort: opts?.sort,
+            ...pageQuery(opts),
+          },
           signal: opts?.signal,
         },
         RecordPagedListSchema,
-      ),
-    /** `GET /{recordType}/{alias}/{id}`: the record and its `ETag` (for `If-Match` on update). */
+      );
+    },
+    /** `GET /{recordType}/{alias}/{id}`: the record and its `ETag` where the server sends one. */
     getRecord: (rt: RecordType, alias: string, id: string, opts?: CallOptions) =>
-      withEtag(
-        { method: 'GET', path: rec(rt, alias, id), signal: opts?.signal },
-        StoredRecordSchema,
-      ),
-    /** `POST /{recordType}/{alias}`: creates a record -> 201 record. */
-    createRecord: (rt: RecordType, alias: string, fields: RecordInput, opts?: CallOptions) =>
-      json(
-        { method: 'POST', path: path`/${rt}/${alias}`, json: fields, signal: opts?.signal },
-        StoredRecordSchema,
-      ),
+      recordReply({ method: 'GET', path: rec(rt, alias, id), signal: opts?.signal }),
+    /** `POST /{recordType}/{alias}`: creates a record -> 201 and the record (maybe without `id`). */
+    createRecord: async (
+      rt: RecordType,
+      alias: string,
+      fields: RecordInput,
+      opts?: CallOptions,
+    ): Promise<RecordData> =>
+      (
+        await recordReply({
+          method: 'POST',
+          path: path`/${rt}/${alias}`,
+          json: fields,
+          signal: opts?.signal,
+        })
+      ).record,
     /** `PUT /{recordType}/{alias}/{id}`: merges fields; a stale `ifMatch` -> ApiError 412. */
     updateRecord: (
       rt: RecordType,
@@ -236,25 +301,28 @@ export function createApiClient(options: ApiClientOptions) {
       fields: RecordInput,
       opts?: CallOptions & { ifMatch?: string },
     ) =>
-      withEtag(
-        {
-          method: 'PUT',
-          path: rec(rt, alias, id),
-          json: fields,
-          headers: opts?.ifMatch ? { 'If-Match': opts.ifMatch } : undefined,
-          signal: opts?.signal,
-        },
-        StoredRecordSchema,
-      ),
+      recordReply({
+        method: 'PUT',
+        path: rec(rt, alias, id),
+        json: fields,
+        headers: opts?.ifMatch ? { 'If-Match': opts.ifMatch } : undefined,
+        signal: opts?.signal,
+      }),
+    /** `GET /elements/{alias}` (published getElement): an element definition's name and handle. */
+    getElement: (alias: string, opts?: CallOptions) =>
+      json({ method: 'GET', path: path`/elements/${alias}`, signal: opts?.signal }, AspectSchema),
 
     // ---- related items -----------------------------------------------------------------------
-    /** `GET .../related-items`: paged related records (symmetric relation). */
+    /**
+     * `GET .../related-items`: related records (symmetric relation). Paging parameters are sent to
+     * extended servers only: the published operation declares none.
+     */
     listRelated: (rt: RecordType, alias: string, id: string, page?: PageOptions) =>
       json(
         {
           method: 'GET',
           path: `${rec(rt, alias, id)}/related-items`,
-          query: pageQuery(page),
+          query: hosted ? undefined : pageQuery(page),
           signal: page?.signal,
         },
         RelatedPagedListSchema,
@@ -307,8 +375,9 @@ export function createApiClient(options: ApiClientOptions) {
         AttachmentSchema,
       ),
     /**
-     * `POST .../attachments` multipart (`file`, `description`) -> 202 Attachment. Files over 250 MiB
-     * fail with ApiError 413 `file_too_large` before any request. Progress via `onProgress`.
+     * `POST .../attachments` multipart (`file`, `description`) -> 202, with the Attachment where the
+     * server sends one (ours does; the published reply has no body: `undefined` then). Files over
+     * 250 MiB fail with ApiError 413 `file_too_large` before any request. Progress via `onProgress`.
      */
     uploadAttachment: async (
       rt: RecordType,
@@ -316,9 +385,9 @@ export function createApiClient(options: ApiClientOptions) {
       id: string,
       file: UploadSource,
       opts?: UploadOptions,
-    ) => {
+    ): Promise<Attachment | undefined> => {
       assertUploadSize(await uploadSize(file));
-      return json(
+      return optionalJson(
         {
           method: 'POST',
           path: `${rec(rt, alias, id)}/attachments`,
@@ -337,15 +406,15 @@ export function createApiClient(options: ApiClientOptions) {
         AttachmentSchema,
       );
     },
-    /** `POST .../attachments/url-links {url, description?}` -> 201 echo. */
+    /** `POST .../attachments/url-links {url, description?}` -> 201 echo (when a body comes). */
     addUrlLink: (
       rt: RecordType,
       alias: string,
       id: string,
       link: { url: string; description?: string },
       opts?: CallOptions,
-    ) =>
-      json(
+    ): Promise<UrlLink | undefined> =>
+      optionalJson(
         {
           method: 'POST',
           path: `${rec(rt, alias, id)}/attachments/url-links`,
@@ -433,25 +502,29 @@ export function createApiClient(options: ApiClientOptions) {
         },
         CommentPagedListSchema,
       ),
-    /** `POST .../comment` JSON `{contents}` with `Accept: application/json` -> 201 Comment (extension). */
-    addComment: (rt: RecordType, alias: string, id: string, text: string, opts?: CallOptions) =>
-      json(
-        {
-          method: 'POST',
-          path: `${rec(rt, alias, id)}/comment`,
-          json: { contents: text },
-          signal: opts?.signal,
-        },
-        CommentSchema,
-      ),
-    /** `POST .../comment` as `text/plain` (the hosted API's form) -> 201 with the new id as text. */
-    addCommentText: async (
+    /**
+     * `POST .../comment`. Extended: JSON `{contents}` with `Accept: application/json` -> 201 Comment
+     * (an extension). Hosted: the published form, a `text/plain` body -> 201 with the new id as text.
+     */
+    addComment: async (
       rt: RecordType,
       alias: string,
       id: string,
       text: string,
       opts?: CallOptions,
-    ) => {
+    ): Promise<AddedComment> => {
+      if (!hosted) {
+        const comment = await json(
+          {
+            method: 'POST',
+            path: `${rec(rt, alias, id)}/comment`,
+            json: { contents: text },
+            signal: opts?.signal,
+          },
+          CommentSchema,
+        );
+        return { id: comment.id, comment };
+      }
       const response = await send({
         method: 'POST',
         path: `${rec(rt, alias, id)}/comment`,
@@ -459,7 +532,7 @@ export function createApiClient(options: ApiClientOptions) {
         headers: { Accept: 'text/plain' },
         signal: opts?.signal,
       });
-      return (await response.text()).trim();
+      return { id: (await response.text()).trim() };
     },
 
     // ---- users -------------------------------------------------------------------------------
@@ -525,13 +598,22 @@ export function createApiClient(options: ApiClientOptions) {
         signal: opts?.signal,
       }),
 
-    // ---- extensions --------------------------------------------------------------------------
+    // ---- extensions (extended profile only) ---------------------------------------------------
     /** `GET /definitions` (extension): the record definitions the caller may see. */
-    listDefinitions: (opts?: CallOptions) =>
-      json({ method: 'GET', path: '/definitions', signal: opts?.signal }, DefinitionListSchema),
+    listDefinitions: async (opts?: CallOptions) => {
+      if (hosted) throw notInContract('GET /definitions');
+      return json(
+        { method: 'GET', path: '/definitions', signal: opts?.signal },
+        DefinitionListSchema,
+      );
+    },
     /** `GET /me` (extension): the credential owner and their role. */
-    me: (opts?: CallOptions) =>
-      json({ method: 'GET', path: '/me', signal: opts?.signal }, MeSchema),
+    me: async (opts?: CallOptions) => {
+      if (hosted) throw notInContract('GET /me');
+      return json({ method: 'GET', path: '/me', signal: opts?.signal }, MeSchema);
+    },
+    /** The profile this client was made for. */
+    profile,
   };
 }
 

@@ -44,3 +44,20 @@ export async function parseResponse<S extends z.ZodType>(
   }
   return result.data;
 }
+
+/**
+ * Like {@link parseResponse}, for 2xx replies whose body may be absent (the published upload
+ * answers 202 with none): an empty body gives `undefined`, anything else must match the schema.
+ *
+ * @example
+ * const attachment = await parseOptionalResponse(response, AttachmentSchema, 'POST .../attachments');
+ */
+export async function parseOptionalResponse<S extends z.ZodType>(
+  response: Response,
+  schema: S,
+  label: string,
+): Promise<z.output<S> | undefined> {
+  const text = await response.text();
+  if (text.trim() === '') return undefined;
+  return parseResponse(new Response(text, { status: response.status }), schema, label);
+}

@@ -60,6 +60,28 @@ describe('requestToken', () => {
     expect(error).toMatchObject({ status: 401, code: 'invalid_client', detail: 'Bad credentials' });
   });
 
+  it('sends the JSON body of the published contract with style json, and takes a 201', async () => {
+    server.handle((_req, res) =>
+      sendJson(res, 201, { access_token: 'tok', grant_type: 'client_credentials' }),
+    );
+    const token = await requestToken({
+      tokenUrl: `${server.origin}/oauth/token`,
+      clientId: 'client one',
+      clientSecret: 's3cr:t',
+      style: 'json',
+    });
+    // No expires_in: an hour, the published example's lifetime.
+    expect(token).toEqual({ access_token: 'tok', token_type: 'Bearer', expires_in: 3600 });
+    const sent = server.requests.at(-1);
+    expect(sent?.headers['content-type']).toBe('application/json');
+    expect(sent?.headers['authorization']).toBeUndefined();
+    expect(JSON.parse(String(sent?.body))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'client one',
+      client_secret: 's3cr:t',
+    });
+  });
+
   it('maps a 400 unsupported_grant_type', async () => {
     server.handle((_req, res) => sendJson(res, 400, { error: 'unsupported_grant_type' }));
     await expect(request()).rejects.toMatchObject({ status: 400, code: 'unsupported_grant_type' });
@@ -67,7 +89,7 @@ describe('requestToken', () => {
 
   it('rejects a malformed success body without echoing it (it may hold a token)', async () => {
     server.handle((_req, res) =>
-      sendJson(res, 200, { access_token: 'leak-me', token_type: 'mac' }),
+      sendJson(res, 200, { access_token: ['leak-me'], token_type: 'Bearer' }),
     );
     const error = await request().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'invalid_response', problem: undefined });

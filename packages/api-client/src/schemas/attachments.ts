@@ -1,30 +1,61 @@
 import { z } from 'zod';
 
+import { enumText, optionalText, requiredId, text } from './common.ts';
+
 /** The largest file the API accepts: 250 MiB. */
 export const MAX_UPLOAD_BYTES = 262_144_000;
 
-export const AttachmentSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  mediaType: z.string(),
-  size: z.number().int().nonnegative(),
-  state: z.enum(['VALID', 'PROCESSING', 'ERROR']),
-  viewState: z.enum(['PRIVATE', 'PUBLIC']),
-  contentUrl: z.string().nullable(),
-  createdAt: z.string(),
-  /** Extension: hex sha256 of the stored bytes (absent for links). */
-  sha256: z.string().optional(),
-  /** Extension: the target of a URL link (`mediaType: text/uri-list`). */
-  url: z.string().optional(),
-  /** Extension: email of the uploader. */
-  createdBy: z.string().optional(),
-});
-export type Attachment = z.infer<typeof AttachmentSchema>;
+/** The media type of a URL link in the attachment list. */
+export const URL_LINK_MEDIA_TYPE = 'text/uri-list';
 
-/** The attachment list is a bare array, as in the hosted API. */
-export const AttachmentListSchema = z.array(AttachmentSchema);
-export type AttachmentList = z.infer<typeof AttachmentListSchema>;
+/**
+ * An attachment as any server may send it; only `id` is needed. States are upper-cased text
+ * (`VALID`, `PROCESSING`, `ERROR`; an unknown one shows as is). `contentUrl` is null for links and
+ * when the reply has none.
+ */
+export const AttachmentSchema = z.object({
+  id: requiredId(),
+  name: text(),
+  description: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? null),
+  mediaType: text('application/octet-stream'),
+  /** Bytes; `undefined` when the reply has none. */
+  size: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .nullish()
+    .catch(undefined)
+    .transform((value) => value ?? undefined),
+  state: enumText().transform((value) => value ?? 'VALID'),
+  viewState: enumText(),
+  contentUrl: z
+    .string()
+    .nullish()
+    .transform((value) => value || null),
+  createdAt: optionalText(),
+  /** Extension: hex sha256 of the stored bytes (absent for links). */
+  sha256: optionalText(),
+  /** Extension: the target of a URL link (`mediaType: text/uri-list`). */
+  url: optionalText(),
+  /** Extension: email of the uploader. */
+  createdBy: optionalText(),
+});
+export type Attachment = z.output<typeof AttachmentSchema>;
+
+/**
+ * The attachment list is a bare array, as in the hosted API. An entry without an id (nothing can
+ * be done with it) is left out rather than failing the list.
+ */
+export const AttachmentListSchema = z.array(z.unknown()).transform((raw) =>
+  raw.flatMap((value) => {
+    const parsed = AttachmentSchema.safeParse(value);
+    return parsed.success ? [parsed.data] : [];
+  }),
+);
+export type AttachmentList = z.output<typeof AttachmentListSchema>;
 
 const httpUrl = z
   .string()
@@ -44,10 +75,40 @@ export const UrlLinkInputSchema = z.object({
 });
 export type UrlLinkInput = z.infer<typeof UrlLinkInputSchema>;
 
-/** `POST .../attachments/url-links` answers 201 echoing the link. */
+/** `POST .../attachments/url-links` answers 201 echoing the link (our API adds its `id`). */
 export const UrlLinkSchema = z.object({
-  url: z.string(),
-  description: z.string().optional(),
-  id: z.string().optional(),
+  url: text(),
+  description: optionalText(),
+  id: optionalText(),
 });
-export type UrlLink = z.infer<typeof UrlLinkSchema>;
+export type UrlLink = z.output<typeof UrlLinkSchema>;
+
+/**
+ * The http(s) address a URL-link attachment points at, if it is one: our API's `url`, else an
+ * http(s) `name` or `contentUrl` of a `text/uri-list` entry (the hosted list has no `url`).
+ *
+ * @example
+ * linkTarget({ mediaType: 'text/uri-list', name: 'https://example.com', url: undefined, contentUrl: null }); // 'https://example.com'
+ */
+export function linkTarget(
+  attachment: Pick<Attachment, 'mediaType' | 'name' | 'url' | 'contentUrl'>,
+): string | undefined {
+  if (attachment.url) return attachment.url;
+  if (attachment.mediaType.toLowerCase() !== URL_LINK_MEDIA_TYPE) return undefined;
+  for (const candidate of [attachment.name, attachment.contentUrl]) {
+    if (candidate && /^https?:\/\//i.test(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * True when the attachment has bytes to download (a file with a content URL, not a link).
+ *
+ * @example
+ * isDownloadable({ mediaType: 'application/pdf', contentUrl: '/v1/.../content', url: undefined, name: 'a.pdf' }); // true
+ */
+export function isDownloadable(
+  attachment: Pick<Attachment, 'mediaType' | 'name' | 'url' | 'contentUrl'>,
+): boolean {
+  return attachment.contentUrl !== null && linkTarget(attachment) === undefined;
+}

@@ -1,26 +1,30 @@
 import { z } from 'zod';
 
-import { pagedListSchema } from './common.ts';
+import { flag, pagedListSchema, requiredId, text } from './common.ts';
 
 export const GroupDomainSchema = z.looseObject({
   id: z.string().optional(),
   domain: z.string().optional(),
 });
 
+/** A group as any server may send it; only `id` is needed. Missing flags read as false. */
 export const GroupSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  assignable: z.boolean(),
-  watchable: z.boolean(),
-  mentionable: z.boolean(),
-  managed: z.boolean(),
-  dynamic: z.boolean(),
-  domains: z.array(GroupDomainSchema),
+  id: requiredId(),
+  name: text(),
+  assignable: flag(),
+  watchable: flag(),
+  mentionable: flag(),
+  managed: flag(),
+  dynamic: flag(),
+  domains: z
+    .array(GroupDomainSchema)
+    .nullish()
+    .transform((domains) => domains ?? []),
 });
-export type Group = z.infer<typeof GroupSchema>;
+export type Group = z.output<typeof GroupSchema>;
 
 export const GroupPagedListSchema = pagedListSchema(GroupSchema);
-export type GroupPagedList = z.infer<typeof GroupPagedListSchema>;
+export type GroupPagedList = z.output<typeof GroupPagedListSchema>;
 
 export const GroupUserIdsInputSchema = z.object({
   userIds: z.array(z.uuid()).min(1).max(1000),

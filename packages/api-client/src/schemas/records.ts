@@ -1,38 +1,37 @@
 import { z } from 'zod';
 
-import { pagedListSchema, RecordTypeSchema } from './common.ts';
+import { enumText, optionalText, pagedListSchema, RecordTypeSchema, requiredId } from './common.ts';
+
+/** A field value as text: null is empty, numbers and booleans their text, lists comma-joined. */
+const FieldValueSchema = z.unknown().transform((value): string => {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map((item) => String(item)).join(',');
+  return JSON.stringify(value);
+});
 
 /**
  * A record: a flat object of strings keyed by the definition's field names (names may contain
- * spaces). Always carries `id` and the read-only system fields on responses.
+ * spaces). Our API adds `id` (the handle) and the system fields `Created At`, `Created By`,
+ * `Updated At`, `Updated By`; the hosted API promises none of them (see {@link recordHandle}).
+ * Values that are not strings (null, numbers) are read as text rather than failing the page.
  */
-export const RecordSchema = z.record(z.string(), z.string());
-export type RecordData = z.infer<typeof RecordSchema>;
-
-/** A record as returned by get/create/update: `id` and system fields are always present. */
-export const StoredRecordSchema = RecordSchema.and(
-  z.object({
-    id: z.string(),
-    'Created At': z.string(),
-    'Created By': z.string(),
-    'Updated At': z.string(),
-    'Updated By': z.string(),
-  }),
-);
-export type StoredRecord = z.infer<typeof StoredRecordSchema>;
+export const RecordSchema = z.record(z.string(), FieldValueSchema);
+export type RecordData = z.output<typeof RecordSchema>;
 
 /** Write bodies: values must be strings; the server reports non-strings as 422 per field. */
 export const RecordInputSchema = z.record(z.string(), z.unknown());
 export type RecordInput = Record<string, string>;
 
 export const RecordListItemSchema = z.object({
-  cursor: z.string(),
-  data: RecordSchema,
+  cursor: optionalText(),
+  data: RecordSchema.nullish().transform((data) => data ?? {}),
 });
-export type RecordListItem = z.infer<typeof RecordListItemSchema>;
+export type RecordListItem = z.output<typeof RecordListItemSchema>;
 
 export const RecordPagedListSchema = pagedListSchema(RecordListItemSchema);
-export type RecordPagedList = z.infer<typeof RecordPagedListSchema>;
+export type RecordPagedList = z.output<typeof RecordPagedListSchema>;
 
 /** Elementum's AspectFieldType. */
 export const FieldTypeSchema = z.enum([
@@ -54,43 +53,74 @@ export const FieldTypeSchema = z.enum([
 export type FieldType = z.infer<typeof FieldTypeSchema>;
 
 export const FieldSchema = z.object({
-  name: z.string(),
+  name: z.string().min(1),
   type: FieldTypeSchema,
-  required: z.boolean(),
+  required: z.boolean().default(false),
   values: z.array(z.string()).optional(),
-  /** True for the system fields (`id`, `Created At`, ...): never writable. */
+  /** Never writable: our API's system fields, or a hosted record's handle and audit fields. */
   readOnly: z.boolean().optional(),
 });
-export type Field = z.infer<typeof FieldSchema>;
+export type Field = z.output<typeof FieldSchema>;
 
+/**
+ * A record definition as the console uses it: `GET /v1/definitions` of our API (extension) and
+ * `GET /bff/definitions` of the BFF in both profiles.
+ */
 export const DefinitionSchema = z.object({
   recordType: RecordTypeSchema,
-  alias: z.string(),
-  name: z.string(),
+  alias: z.string().min(1),
+  name: z.string().min(1),
   handle: z.string(),
+  /** The field that holds a record's handle (`id` in our API); absent: records carry none. */
+  handleField: z.string().optional(),
   /** The field shown as the record's title in lists and pickers. */
   titleField: z.string().optional(),
+  /**
+   * False where the server cannot list these records: the hosted API's `GET /elements/{alias}`
+   * is getElement, so elements open by handle only. Absent means true.
+   */
+  listable: z.boolean().optional(),
   fields: z.array(FieldSchema),
 });
-export type Definition = z.infer<typeof DefinitionSchema>;
+export type Definition = z.output<typeof DefinitionSchema>;
 
-/** `GET /v1/definitions` (extension). */
 export const DefinitionListSchema = z.object({ items: z.array(DefinitionSchema) });
-export type DefinitionList = z.infer<typeof DefinitionListSchema>;
+export type DefinitionList = z.output<typeof DefinitionListSchema>;
+
+/**
+ * A record's handle (`SUP-42`, the id in its URL): `data.id` when the server sends it (our API),
+ * else the definition's `handleField`. `undefined` when neither has a value: such a record can be
+ * listed but not opened.
+ *
+ * @example
+ * recordHandle({ id: 'SUP-42', Title: 'Printer' }); // 'SUP-42'
+ * recordHandle({ 'Ticket ID': 'SUP-42' }, { handleField: 'Ticket ID' }); // 'SUP-42'
+ * recordHandle({ Title: 'Printer' }, { handleField: undefined }); // undefined
+ */
+export function recordHandle(
+  data: RecordData,
+  definition?: Pick<Definition, 'handleField'>,
+): string | undefined {
+  const id = data['id'];
+  if (id) return id;
+  const field = definition?.handleField;
+  return field ? data[field] || undefined : undefined;
+}
 
 export const RecordTypeUpperSchema = z.enum(['APP', 'ELEMENT', 'TASK', 'TRANSACTION']);
 export type RecordTypeUpper = z.infer<typeof RecordTypeUpperSchema>;
 
+/** A related record: `id` (its handle) is needed; `type` is upper-cased text (`TASK`). */
 export const RelatedItemSchema = z.object({
-  id: z.string(),
-  type: RecordTypeUpperSchema,
-  alias: z.string(),
-  cursor: z.string(),
+  id: requiredId(),
+  type: enumText().transform((value) => value ?? ''),
+  alias: optionalText(),
+  cursor: optionalText(),
 });
-export type RelatedItem = z.infer<typeof RelatedItemSchema>;
+export type RelatedItem = z.output<typeof RelatedItemSchema>;
 
 export const RelatedPagedListSchema = pagedListSchema(RelatedItemSchema);
-export type RelatedPagedList = z.infer<typeof RelatedPagedListSchema>;
+export type RelatedPagedList = z.output<typeof RelatedPagedListSchema>;
 
 export const RelatedItemInputSchema = z.object({
   id: z.string().min(1),
@@ -104,3 +134,16 @@ export const RecordSearchQuerySchema = z.object({
   sort: z.string().optional(),
 });
 export type RecordSearchQuery = z.infer<typeof RecordSearchQuerySchema>;
+
+/**
+ * `GET /elements/{alias}` of the published contract (getElement): an element definition's
+ * metadata. Nothing is required.
+ */
+export const AspectSchema = z.looseObject({
+  id: optionalText(),
+  name: optionalText(),
+  handle: optionalText(),
+  namespace: optionalText(),
+  description: optionalText(),
+});
+export type Aspect = z.output<typeof AspectSchema>;

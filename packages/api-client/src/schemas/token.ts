@@ -7,12 +7,30 @@ export const TokenRequestSchema = z.object({
 });
 export type TokenRequest = z.infer<typeof TokenRequestSchema>;
 
+/** Lifetime assumed when a token reply gives none (the published example's value). */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+
+/**
+ * A token reply: only `access_token` is needed. `token_type` defaults to Bearer; `expires_in` may
+ * be a number or numeric text and defaults to an hour when missing or unusable.
+ */
 export const TokenResponseSchema = z.object({
   access_token: z.string().min(1),
-  token_type: z.string().regex(/^bearer$/i),
-  expires_in: z.number().positive(),
+  token_type: z
+    .string()
+    .nullish()
+    .transform((value) => value || 'Bearer'),
+  expires_in: z
+    .unknown()
+    .optional()
+    .transform((value) => {
+      const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+        ? seconds
+        : DEFAULT_TOKEN_LIFETIME_SECONDS;
+    }),
 });
-export type TokenResponse = z.infer<typeof TokenResponseSchema>;
+export type TokenResponse = z.output<typeof TokenResponseSchema>;
 
 /** RFC 6749 section 5.2 error body. */
 export const TokenErrorSchema = z.object({

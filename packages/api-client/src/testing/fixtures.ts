@@ -77,6 +77,12 @@ export const comment = {
   createdBy: user,
 };
 
+/** `comment` as the tolerant schema reads it: the author is a reference (no status or job title). */
+export const parsedComment = {
+  ...comment,
+  createdBy: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName },
+};
+
 export const related = { id: 'TSK-4', type: 'TASK', alias: 'tasks', cursor: 'r0' };
 
 export const definitions = {
