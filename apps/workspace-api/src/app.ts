@@ -17,6 +17,7 @@ import { commentsRouter } from './routes/comments/comments.index.ts';
 import { commentsRoutes } from './routes/comments/comments.routes.ts';
 import { definitionsRouter } from './routes/definitions/definitions.index.ts';
 import { definitionsRoutes } from './routes/definitions/definitions.routes.ts';
+import { elementsRouter } from './routes/elements/elements.index.ts';
 import { groupsRouter } from './routes/groups/groups.index.ts';
 import { groupsRoutes } from './routes/groups/groups.routes.ts';
 import { meRouter } from './routes/me/me.index.ts';
@@ -51,23 +52,27 @@ export const ROUTE_SPECS: RouteSpec[] = [
 ];
 
 /**
- * The complete app for some deps.
+ * The complete app for some deps, in the profile of `deps.config.profile`.
  *
  * @example
  * const app = buildApp(deps);
  * const res = await app.request('/v1/me', { headers: { Authorization: `Bearer ${token}` } });
  */
 export function buildApp(deps: AppDeps) {
+  const hosted = deps.config.profile === 'hosted';
   const app = createApp(deps);
+  // Process readiness, outside /v1: served in both profiles.
   app.get('/health', (c) => c.json({ status: 'ok', region: deps.config.region }));
   app.route('/', oauthRouter);
-  // Public: the API description needs no token.
-  app.route('/v1', openapiRouter);
+  // Public: the API description needs no token. Extensions are not mounted in the hosted profile.
+  if (!hosted) app.route('/v1', openapiRouter);
 
   const v1 = createRouter();
   v1.use('*', requireAuth, rateLimitPerCredential);
-  v1.route('/', meRouter);
-  v1.route('/', definitionsRouter);
+  if (!hosted) {
+    v1.route('/', meRouter);
+    v1.route('/', definitionsRouter);
+  }
   v1.route('/', usersRouter);
   v1.route('/', groupsRouter);
   // Sub-resources of records are registered before the generic `/{recordType}/{alias}/{id}` routes.
@@ -75,6 +80,8 @@ export function buildApp(deps: AppDeps) {
   v1.route('/', attachmentsRouter);
   v1.route('/', watchersRouter);
   v1.route('/', commentsRouter);
+  // Hosted: `GET /elements/{alias}` is the published getElement, not a record search.
+  if (hosted) v1.route('/', elementsRouter);
   v1.route('/', recordsRouter);
   app.route('/v1', v1);
   return app;

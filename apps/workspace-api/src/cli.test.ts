@@ -4,10 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+
+import { DefinitionSchema } from '@wsc/api-client/strict';
 
 import { main } from './cli.ts';
 import { openDatabase } from './db/client.ts';
 import { verifySecret } from './lib/crypto.ts';
+import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
+
+const DescriptionSchema = z.strictObject({ definitions: z.array(DefinitionSchema) });
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = path.join(APP_DIR, 'node_modules', '.bin', 'tsx');
@@ -137,6 +143,40 @@ describe('cli', () => {
     expect((await runCli('create-credentials', '--email', 'nobody@example.com')).code).toBe(2);
   });
 
+  it('describes the workspace as GET /v1/definitions would in a profile, without the store', async () => {
+    const hosted = await runCli('describe-workspace', '--profile', 'hosted');
+    expect(hosted).toMatchObject({ code: 0, stderr: '' });
+    const workspace = await loadWorkspace();
+    const expected = (profile: 'hosted' | 'extended') => ({
+      definitions: workspace.definitions.map((definition) =>
+        toPublicDefinition(definition, profile),
+      ),
+    });
+    const described = DescriptionSchema.parse(JSON.parse(hosted.stdout));
+    expect(described).toEqual(expected('hosted'));
+    expect(described.definitions.map((d) => [d.alias, d.handleField, d.titleField])).toEqual([
+      ['support-tickets', 'Ticket ID', 'Title'],
+      ['customers', 'Customer ID', 'Name'],
+      ['tasks', 'Task Key', 'Title'],
+      ['refunds', undefined, 'Reason'],
+    ]);
+    const tickets = described.definitions[0];
+    expect(tickets?.fields.filter((field) => field.readOnly)).toEqual([
+      { name: 'Ticket ID', type: 'HANDLE', required: false, readOnly: true },
+      { name: 'Created on', type: 'DATETIME', required: false, readOnly: true },
+      { name: 'Created by', type: 'USER_ID', required: false, readOnly: true },
+      { name: 'Updated on', type: 'DATETIME', required: false, readOnly: true },
+      { name: 'Updated by', type: 'USER_ID', required: false, readOnly: true },
+    ]);
+    // Hosted is the default; extended describes `id` and the system fields.
+    expect(JSON.parse((await runCli('describe-workspace')).stdout)).toEqual(expected('hosted'));
+    const extended = await runCli('describe-workspace', '--profile', 'extended');
+    expect(JSON.parse(extended.stdout)).toEqual(expected('extended'));
+    const bad = await runCli('describe-workspace', '--profile', 'cloud');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--profile must be hosted or extended');
+  });
+
   it('as a real process: creates credentials, printing the secret once with a warning', async () => {
     const creds = await spawnCli('create-credentials', '--email', email, '--label', 'ops laptop');
     expect(creds.stderr).toBe('');
@@ -159,5 +199,9 @@ describe('cli', () => {
       await database.close();
     }
     expect((await spawnCli('bogus')).code).toBe(2);
+    // Only the JSON on stdout: `describe-workspace > file.json` gives a file a BFF can read.
+    const described = await spawnCli('describe-workspace', '--profile', 'hosted');
+    expect(described).toMatchObject({ code: 0, stderr: '' });
+    expect(DescriptionSchema.parse(JSON.parse(described.stdout)).definitions).toHaveLength(4);
   });
 });

@@ -7,10 +7,12 @@ import { parseArgs } from 'node:util';
 import { CreateUserInputSchema, RoleSchema } from '@wsc/api-client';
 
 import type { Db } from './db/client.ts';
+import type { Profile } from './env.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { loadConfig } from './env.ts';
 import { createCredential, insertUser } from './lib/credentials.ts';
+import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
 
 const USAGE = `Usage: workspace-api <command> [options]
 
@@ -19,6 +21,11 @@ Commands:
   create-credentials --email <user email> [--label <label>]
       Prints a client ID and secret. The secret is shown once and cannot be shown again.
   list-users
+  describe-workspace [--profile hosted|extended]
+      Prints, as JSON on stdout, the definitions of the workspace (WORKSPACE_FILE or the demo) as
+      GET /v1/definitions describes them in that profile (default hosted, where that route does not
+      exist): {"definitions":[{recordType, alias, name, handle, handleField?, titleField, fields}]}.
+      A backend-for-frontend in front of a hosted-profile API reads its definitions from this.
   help
 
 Environment: DATA_DIR (embedded PGlite store) or DATABASE_URL (PostgreSQL), as for the server.`;
@@ -102,6 +109,26 @@ async function listUsers(db: Db): Promise<void> {
   console.log(`${users.length} user(s)`);
 }
 
+function profileOption(options: Options): Profile {
+  const profile = options.profile ?? 'hosted';
+  if (profile !== 'hosted' && profile !== 'extended')
+    throw new UsageError('--profile must be hosted or extended');
+  return profile;
+}
+
+/**
+ * Prints the workspace's definitions in a profile: what `GET /v1/definitions` answers for an
+ * administrator (all of them), so a client can get in the hosted profile what only that extension
+ * tells it: field types, the title field and the fields holding the handle and audit values.
+ */
+async function describeWorkspace(file: string | undefined, profile: Profile): Promise<void> {
+  const workspace = await loadWorkspace(file);
+  const definitions = workspace.definitions.map((definition) =>
+    toPublicDefinition(definition, profile),
+  );
+  console.log(JSON.stringify({ definitions }, null, 2));
+}
+
 /**
  * Runs one CLI command; returns the process exit code (0 ok, 1 failure, 2 usage error).
  *
@@ -113,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
   let options: Options;
   let userInput: ReturnType<typeof createUserInput> | undefined;
   let credentialEmail = '';
+  let profile: Profile | undefined;
   try {
     const parsed = parseArgs({
       args: argv,
@@ -125,6 +153,7 @@ export async function main(argv: string[]): Promise<number> {
         'job-title': { type: 'string' },
         role: { type: 'string' },
         label: { type: 'string' },
+        profile: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -138,17 +167,30 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (parsed.positionals.length > 1)
       throw new UsageError(`Unexpected argument: ${parsed.positionals[1] ?? ''}`);
-    if (!['create-user', 'create-credentials', 'list-users'].includes(command))
+    if (
+      !['create-user', 'create-credentials', 'list-users', 'describe-workspace'].includes(command)
+    )
       throw new UsageError(`Unknown command: ${command}`);
     // Check the arguments before opening the store.
     if (command === 'create-user') userInput = createUserInput(options);
     if (command === 'create-credentials') credentialEmail = required(options, 'email');
+    if (command === 'describe-workspace') profile = profileOption(options);
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
 
   const config = loadConfig();
+  // Reads the workspace file only: no store to open (it works while the server runs).
+  if (profile) {
+    try {
+      await describeWorkspace(config.workspaceFile, profile);
+      return 0;
+    } catch (error) {
+      console.error(`Failed: ${(error as Error).message}`);
+      return 1;
+    }
+  }
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.databaseUrl ? undefined : `${config.dataDir}/pg`,

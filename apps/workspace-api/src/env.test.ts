@@ -51,6 +51,13 @@ describe('parseEnv', () => {
     }
   });
 
+  it('serves the extended profile unless API_PROFILE=hosted', () => {
+    expect(parseEnv({}).profile).toBe('extended');
+    expect(parseEnv({ API_PROFILE: 'hosted' }).profile).toBe('hosted');
+    expect(parseEnv({ API_PROFILE: 'extended' }).profile).toBe('extended');
+    expect(() => parseEnv({ API_PROFILE: 'elementum' })).toThrow(/API_PROFILE/);
+  });
+
   it('turns every limit off with RATE_LIMIT_RPS=0', () => {
     const config = parseEnv({ RATE_LIMIT_RPS: '0' });
     expect(config.rateLimit.ratePerSecond).toBe(0);

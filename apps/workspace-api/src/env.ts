@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   BLOB_DIR: z.string().trim().min(1).optional(),
   WORKSPACE_FILE: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  API_PROFILE: z.enum(['extended', 'hosted']).default('extended'),
   // Unset: the default of db/client.ts (PGLITE_SHARED_BUFFERS_MB), shared with benches and the CLI.
   PGLITE_SHARED_BUFFERS_MB: z
     .string()
@@ -37,6 +38,12 @@ const EnvSchema = z.object({
     .pipe(z.number().int().min(1).max(4096))
     .optional(),
 });
+
+/**
+ * `extended`: our API with its extensions. `hosted`: only what the hosted service's published
+ * OpenAPI promises (DESIGN.md section 5), to test clients against exactly that contract.
+ */
+export type Profile = 'extended' | 'hosted';
 
 /** Limits of a token bucket: `ratePerSecond` 0 turns the limit off. */
 export type BucketLimits = { ratePerSecond: number; burst: number };
@@ -57,6 +64,8 @@ export type Config = {
   blobDir: string;
   workspaceFile: string | undefined;
   logLevel: 'silent' | 'error' | 'info';
+  /** Which contract the API serves (`API_PROFILE`); see lib/profile.ts. */
+  profile: Profile;
   /** PGlite `shared_buffers` in MiB; undefined: the default of db/client.ts. */
   pgliteSharedBuffersMb?: number | undefined;
 };
@@ -106,6 +115,7 @@ export function parseEnv(source: Record<string, string | undefined>): Config {
     blobDir: path.resolve(env.BLOB_DIR ?? path.join(dataDir, 'blobs')),
     workspaceFile: env.WORKSPACE_FILE ? path.resolve(env.WORKSPACE_FILE) : undefined,
     logLevel: env.LOG_LEVEL,
+    profile: env.API_PROFILE,
     pgliteSharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB,
   };
 }

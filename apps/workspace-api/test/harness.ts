@@ -49,7 +49,8 @@ export type Harness = {
 };
 
 /**
- * A Config for tests: quiet, no rate limits, temp folders. Override what a test needs.
+ * A Config for tests: quiet, no rate limits, temp folders, the extended profile. Override what a
+ * test needs (`{ profile: 'hosted' }` for the published contract only).
  *
  * @example
  * const config = testConfig({ tokenTtlSeconds: 1 });
@@ -68,6 +69,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     blobDir: path.join(dataDir, 'blobs'),
     workspaceFile: undefined,
     logLevel: 'silent',
+    profile: 'extended',
     ...overrides,
   };
 }

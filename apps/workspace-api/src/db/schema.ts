@@ -115,7 +115,9 @@ export interface AttachmentsTable {
 export interface WatchersTable {
   id: string;
   record_id: string;
-  user_id: string;
+  /** Exactly one of user_id and group_id is set (migration 0003). */
+  user_id: string | null;
+  group_id: string | null;
   created_at: Timestamp;
   seq: Generated<number>;
 }

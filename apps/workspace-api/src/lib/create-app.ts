@@ -1,13 +1,14 @@
 // App factory (Hono starter pattern): request id, deps in `c.var`, access log, JSON 404/405 and the
-// one onError that turns every thrown error into problem+json.
+// one onError that turns every thrown error into the profile's error reply.
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { ZodError } from 'zod';
 
+import type { ProblemInit } from './errors.ts';
 import type { AppDeps, AppEnv } from './types.ts';
-import { problemResponse } from './errors.ts';
+import { errorResponse, ProblemException } from './errors.ts';
 
 /**
  * A sub-app for one resource, mounted with `app.route()`.
@@ -19,52 +20,50 @@ export function createRouter() {
   return new Hono<AppEnv>({ strict: false });
 }
 
-function zodProblem(error: ZodError): Response {
-  return problemResponse(400, {
+function zodProblemInit(error: ZodError): ProblemInit {
+  return {
     detail: 'The request is malformed',
     errors: error.issues.map((issue) => ({
       field: issue.path.map(String).join('.') || '(body)',
       message: issue.message,
     })),
-  });
+  };
 }
 
 /**
- * Maps any thrown value to a response: problems as they are, zod and JSON syntax errors to 400,
- * anything else to a logged 500 without internals.
+ * Maps any thrown value to an error reply in the app's profile (see errorResponse): problems as
+ * they are, zod and JSON syntax errors to 400, anything else to a logged 500 without internals.
  *
  * @example
  * app.onError(handleError);
  */
 export function handleError(error: Error, c: Context<AppEnv>): Response {
-  let response: Response;
+  const profile = c.var.deps.config.profile;
+  if (error instanceof ProblemException) return errorResponse(profile, error.status, error.init);
   if (error instanceof HTTPException) {
-    const res = error.getResponse();
-    const isProblem = res.headers.get('Content-Type')?.includes('problem+json');
-    response = isProblem
-      ? res
-      : problemResponse(error.status, { detail: error.message || undefined });
-    if (!isProblem)
-      res.headers.forEach(
-        (value, key) => key !== 'content-type' && response.headers.set(key, value),
-      );
-  } else if (error instanceof ZodError) {
-    response = zodProblem(error);
-  } else if (error instanceof SyntaxError) {
-    response = problemResponse(400, { detail: 'Malformed JSON body' });
-  } else {
-    c.var.deps.logger.error('unhandled error', {
-      requestId: c.var.requestId,
-      method: c.req.method,
-      path: c.req.path,
-      error: error.stack ?? String(error),
+    // Hono's own (e.g. a body limit): keep its headers, render its message in our format.
+    const headers: Record<string, string> = {};
+    error.getResponse().headers.forEach((value, key) => {
+      if (key !== 'content-type' && key !== 'content-length') headers[key] = value;
     });
-    response = problemResponse(500, {
-      detail: 'Unexpected error',
-      extra: { requestId: c.var.requestId },
+    return errorResponse(profile, error.status, {
+      ...(error.message ? { detail: error.message } : {}),
+      headers,
     });
   }
-  return response;
+  if (error instanceof ZodError) return errorResponse(profile, 400, zodProblemInit(error));
+  if (error instanceof SyntaxError)
+    return errorResponse(profile, 400, { detail: 'Malformed JSON body' });
+  c.var.deps.logger.error('unhandled error', {
+    requestId: c.var.requestId,
+    method: c.req.method,
+    path: c.req.path,
+    error: error.stack ?? String(error),
+  });
+  return errorResponse(profile, 500, {
+    detail: 'Unexpected error',
+    extra: { requestId: c.var.requestId },
+  });
 }
 
 /** Hono's own route pattern to a RegExp, for the 405 check. */
@@ -117,12 +116,14 @@ export function createApp(deps: AppDeps) {
     ];
     if (allowed.length > 0) {
       if (allowed.includes('GET')) allowed.push('HEAD');
-      return problemResponse(405, {
+      return errorResponse(deps.config.profile, 405, {
         detail: `${c.req.method} is not allowed here`,
         headers: { Allow: allowed.join(', ') },
       });
     }
-    return problemResponse(404, { detail: `No route ${c.req.method} ${c.req.path}` });
+    return errorResponse(deps.config.profile, 404, {
+      detail: `No route ${c.req.method} ${c.req.path}`,
+    });
   });
   app.onError(handleError);
   return app;

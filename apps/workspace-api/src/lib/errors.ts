@@ -1,8 +1,12 @@
-// RFC 9457 problem documents. Handlers throw ProblemException; the app's single onError renders it.
+// Error replies. Handlers throw ProblemException; the app's single onError renders it with
+// errorResponse, the one place that knows the two formats: RFC 9457 problem documents in the
+// extended profile, the hosted service's plain `{"message"}` in the hosted one.
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
 
 import type { FieldProblem, Problem } from '@wsc/api-client';
+
+import type { Profile } from '../env.ts';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
@@ -66,22 +70,51 @@ export function problemBody(status: number, init: ProblemInit = {}): Problem {
   };
 }
 
-/**
- * Builds a problem+json Response.
- *
- * @example
- * return problemResponse(403, { detail: 'Administrators only' });
- */
-export function problemResponse(status: number, init: ProblemInit = {}): Response {
+/** The extended profile's error reply; the app renders every error with errorResponse. */
+function problemResponse(status: number, init: ProblemInit = {}): Response {
   return new Response(JSON.stringify(problemBody(status, init)), {
     status,
     headers: { 'Content-Type': 'application/problem+json', ...init.headers },
   });
 }
 
-/** An HTTPException whose response is a problem document. */
+/**
+ * The hosted profile's error text: the detail, then any field problems it does not already say,
+ * in prose (the published contract declares no error body, and the service answers `{message}`).
+ */
+function hostedMessage(status: number, init: ProblemInit): string {
+  const detail = init.detail ?? TITLES[status] ?? 'Error';
+  const unsaid = (init.errors ?? []).filter((error) => !detail.includes(error.message));
+  if (unsaid.length === 0) return detail;
+  return `${detail}: ${unsaid.map((error) => `${error.field}: ${error.message}`).join('; ')}`;
+}
+
+/** Headers only the extended profile sends with errors (the hosted service has no such headers). */
+const EXTENDED_ONLY_HEADERS = new Set(['ratelimit', 'ratelimit-policy']);
+
+/**
+ * Every error reply of the app: problem+json in the extended profile; in the hosted profile
+ * `application/json` `{"message"}` (field problems in prose, no `errors`, no `RateLimit` headers).
+ *
+ * @example
+ * return errorResponse(c.var.deps.config.profile, 404, { detail: 'No record SUP-9' });
+ */
+export function errorResponse(profile: Profile, status: number, init: ProblemInit = {}): Response {
+  if (profile === 'extended') return problemResponse(status, init);
+  const headers = new Headers({ 'Content-Type': 'application/json' });
+  for (const [name, value] of Object.entries(init.headers ?? {})) {
+    if (!EXTENDED_ONLY_HEADERS.has(name.toLowerCase())) headers.set(name, value);
+  }
+  return new Response(JSON.stringify({ message: hostedMessage(status, init) }), {
+    status,
+    headers,
+  });
+}
+
+/** An HTTPException carrying what errorResponse needs to render it in either profile. */
 export class ProblemException extends HTTPException {
   readonly problem: Problem;
+  readonly init: ProblemInit;
 
   constructor(status: ContentfulStatusCode, init: ProblemInit = {}) {
     super(status, {
@@ -89,6 +122,7 @@ export class ProblemException extends HTTPException {
       message: init.detail ?? TITLES[status] ?? 'Error',
     });
     this.problem = problemBody(status, init);
+    this.init = init;
   }
 }
 
@@ -174,6 +208,19 @@ export function unprocessable(
   detail = 'The request has validation errors',
 ) {
   return new ProblemException(422, { detail, errors });
+}
+
+/**
+ * 416 for a Range outside the file, with the `Content-Range` that names the file's size.
+ *
+ * @example
+ * throw rangeNotSatisfiable(1024);
+ */
+export function rangeNotSatisfiable(size: number) {
+  return new ProblemException(416, {
+    detail: `Range not satisfiable for ${size} bytes`,
+    headers: { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' },
+  });
 }
 
 /**

@@ -4,12 +4,14 @@ import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Context } from 'hono';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { bodyLimit } from 'hono/body-limit';
 
+import type { AppEnv } from './types.ts';
 import { createTempWriteStream, tempBlobPath } from './blobs.ts';
-import { badRequest, ProblemException, problemResponse, unprocessable } from './errors.ts';
+import { badRequest, errorResponse, ProblemException, unprocessable } from './errors.ts';
 
 /** Room for boundaries, part headers and a description around a file of the maximum size. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -25,8 +27,8 @@ export const SMALL_BODY_BYTES = 128 * 1024;
  */
 export const jsonBodyLimit = bodyLimit({
   maxSize: SMALL_BODY_BYTES,
-  onError: () =>
-    problemResponse(413, {
+  onError: (c) =>
+    errorResponse((c as Context<AppEnv>).var.deps.config.profile, 413, {
       detail: `Request bodies here are limited to ${SMALL_BODY_BYTES} bytes`,
     }),
 });

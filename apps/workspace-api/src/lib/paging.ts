@@ -2,7 +2,7 @@
 // list they came from (its "scope"), so a tampered or foreign cursor is a 400, never a wrong page.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import type { Paging } from '@wsc/api-client';
+import type { Paging } from '@wsc/api-client/strict';
 import { PageQuerySchema } from '@wsc/api-client';
 
 import { badRequest } from './errors.ts';

@@ -96,7 +96,8 @@ export class TokenBucketLimiter {
 }
 
 /**
- * Per-credential limit; mount after requireAuth. Adds RateLimit headers, 429 when empty.
+ * Per-credential limit; mount after requireAuth. 429 when empty. Adds the RateLimit headers in the
+ * extended profile only (the hosted service sends none; its 429s keep Retry-After).
  *
  * @example
  * v1.use(requireAuth, rateLimitPerCredential);
@@ -108,5 +109,6 @@ export const rateLimitPerCredential = createMiddleware<AppEnv>(async (c, next) =
   const headers = limiter.headers('per-credential', result);
   if (!result.allowed) throw tooManyRequests(result.retryAfter, headers);
   await next();
+  if (c.var.deps.config.profile === 'hosted') return;
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 });

@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 
 import type { Db } from '../db/client.ts';
 import type { RecordRow } from '../db/schema.ts';
+import type { Profile } from '../env.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { SortKey } from './rsql-sql.ts';
 import { recordFieldResolver } from './records.ts';
@@ -47,7 +48,8 @@ export type SearchStatements =
 
 /**
  * The filter and sort keys of a search from its `filter` and `sort` parameters (blank means none).
- * Throws FilterError (400 with the position) as compileFilter and parseSort do.
+ * Throws FilterError (400 with the position) as compileFilter and parseSort do. In the hosted
+ * profile the filter is read in the published dialect over the hosted field names.
  *
  * @example
  * const { filter, keys } = parseSearch(definition, 'Status==Open', '-Created At');
@@ -56,11 +58,12 @@ export function parseSearch(
   definition: WorkspaceDefinition,
   filterText: string | undefined,
   sortText: string | undefined,
+  profile: Profile = 'extended',
 ): Pick<RecordSearch, 'filter' | 'keys'> {
-  const resolve = recordFieldResolver(definition);
+  const resolve = recordFieldResolver(definition, profile);
   const keys = sortText && sortText.trim() !== '' ? parseSort(sortText, resolve) : [];
   if (!filterText || filterText.trim() === '') return { keys };
-  return { filter: compileFilter(filterText, resolve), keys };
+  return { filter: compileFilter(filterText, resolve, { dialect: profile }), keys };
 }
 
 /** `, <sort key text> as k0, ...`: the lossless text of each sort key, for the page's cursors. */

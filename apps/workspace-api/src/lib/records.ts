@@ -3,14 +3,16 @@
 import type { RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 
-import type { FieldProblem, StoredRecord } from '@wsc/api-client';
+import type { FieldProblem } from '@wsc/api-client';
+import type { StoredRecord } from '@wsc/api-client/strict';
 
 import type { Db } from '../db/client.ts';
 import type { RecordRow } from '../db/schema.ts';
-import type { WorkspaceDefinition } from '../workspace/definitions.ts';
+import type { Profile } from '../env.ts';
+import type { SystemColumn, WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { FilterField, FilterKind } from './rsql-sql.ts';
 import { CONTAINMENT_TYPES, fieldTextExpression } from '../db/definition-indexes.ts';
-import { SYSTEM_FIELD_NAMES } from '../workspace/definitions.ts';
+import { systemFields } from '../workspace/definitions.ts';
 import { unprocessable } from './errors.ts';
 import { isValidDate, normalizeDateTime } from './rsql-sql.ts';
 
@@ -25,18 +27,22 @@ const KIND_BY_TYPE: Record<string, FilterKind> = {
   BOOLEAN: 'boolean',
 };
 
-const SYSTEM_FILTER_FIELDS: Record<string, { kind: FilterKind; column: string }> = {
-  id: { kind: 'handle', column: 'records.id' },
-  'Created At': { kind: 'timestamp', column: 'records.created_at' },
-  'Created By': { kind: 'user', column: 'records.created_by' },
-  'Updated At': { kind: 'timestamp', column: 'records.updated_at' },
-  'Updated By': { kind: 'user', column: 'records.updated_by' },
+const KIND_BY_COLUMN: Record<SystemColumn, FilterKind> = {
+  id: 'handle',
+  created_at: 'timestamp',
+  created_by: 'user',
+  updated_at: 'timestamp',
+  updated_by: 'user',
 };
 
-const resolverCache = new WeakMap<WorkspaceDefinition, Map<string, FilterField>>();
+const resolverCache: Record<Profile, WeakMap<WorkspaceDefinition, Map<string, FilterField>>> = {
+  extended: new WeakMap(),
+  hosted: new WeakMap(),
+};
 
 /**
- * Filter/sort fields of a definition (its fields plus the system fields), by name.
+ * Filter/sort fields of a definition (its fields plus the profile's read-only fields: `id`,
+ * `Created At`, ... or the hosted names, both on the system columns), by name.
  *
  * @example
  * const resolve = recordFieldResolver(definition);
@@ -44,12 +50,17 @@ const resolverCache = new WeakMap<WorkspaceDefinition, Map<string, FilterField>>
  */
 export function recordFieldResolver(
   definition: WorkspaceDefinition,
+  profile: Profile = 'extended',
 ): (selector: string) => FilterField | undefined {
-  let fields = resolverCache.get(definition);
+  let fields = resolverCache[profile].get(definition);
   if (!fields) {
     fields = new Map();
-    for (const [name, system] of Object.entries(SYSTEM_FILTER_FIELDS)) {
-      fields.set(name, { name, kind: system.kind, expr: sql.ref(system.column) });
+    for (const system of systemFields(definition, profile)) {
+      fields.set(system.name, {
+        name: system.name,
+        kind: KIND_BY_COLUMN[system.column],
+        expr: sql.ref(`records.${system.column}`),
+      });
     }
     for (const field of definition.fields) {
       fields.set(field.name, {
@@ -60,7 +71,7 @@ export function recordFieldResolver(
         ...(field.values ? { values: field.values } : {}),
       });
     }
-    resolverCache.set(definition, fields);
+    resolverCache[profile].set(definition, fields);
   }
   const byName = fields;
   // Exact names first; a case-insensitive match forgives `status==Open`.
@@ -69,26 +80,53 @@ export function recordFieldResolver(
     [...byName.values()].find((field) => field.name.toLowerCase() === selector.toLowerCase());
 }
 
+type RecordColumns = Pick<
+  RecordRow,
+  'id' | 'data' | 'created_at' | 'created_by' | 'updated_at' | 'updated_by'
+>;
+
+function columnText(row: RecordColumns, column: SystemColumn): string {
+  const value = row[column];
+  return typeof value === 'string' ? value : value.toISOString();
+}
+
 /**
- * A record row as the API's flat record: `id`, the fields in definition order, then system fields.
+ * A record row as a profile's flat record: the handle field, the fields in definition order, then
+ * the audit fields. Extended: `id`, ..., `Created At` ...; hosted: the definition's hostedFields
+ * names, no `id` (and no handle at all with `handle: null`).
  *
  * @example
- * StoredRecordSchema.parse(toRecord(row, definition));
+ * RecordSchema.parse(recordBody(row, definition, 'hosted'));
  */
-export function toRecord(
-  row: Pick<RecordRow, 'id' | 'data' | 'created_at' | 'created_by' | 'updated_at' | 'updated_by'>,
+export function recordBody(
+  row: RecordColumns,
   definition: WorkspaceDefinition,
-): StoredRecord {
-  const record: Record<string, string> = { id: row.id };
+  profile: Profile,
+): Record<string, string> {
+  const readOnly = systemFields(definition, profile);
+  const record: Record<string, string> = {};
+  for (const system of readOnly) {
+    if (system.column === 'id') record[system.name] = row.id;
+  }
   for (const field of definition.fields) {
     const value = row.data[field.name];
     if (typeof value === 'string') record[field.name] = value;
   }
-  record['Created At'] = row.created_at.toISOString();
-  record['Created By'] = row.created_by;
-  record['Updated At'] = row.updated_at.toISOString();
-  record['Updated By'] = row.updated_by;
-  return record as StoredRecord;
+  for (const system of readOnly) {
+    if (system.column !== 'id') record[system.name] = columnText(row, system.column);
+  }
+  return record;
+}
+
+/**
+ * A record row as the extended profile's flat record: `id`, the fields in definition order, then
+ * system fields.
+ *
+ * @example
+ * StoredRecordSchema.parse(toRecord(row, definition));
+ */
+export function toRecord(row: RecordColumns, definition: WorkspaceDefinition): StoredRecord {
+  return recordBody(row, definition, 'extended') as StoredRecord;
 }
 
 /**
@@ -106,7 +144,8 @@ export type RecordChanges = { set: Record<string, string>; clear: string[] };
 
 /**
  * Validates a create (`mode: 'create'`) or merge-update body against the definition. Collects every
- * problem and throws one 422; system fields in the body are ignored.
+ * problem and throws one 422; the profile's read-only fields in the body are ignored (clients send
+ * back what they read).
  *
  * @example
  * const changes = await validateRecordInput(db, definition, body, 'create');
@@ -116,6 +155,7 @@ export async function validateRecordInput(
   definition: WorkspaceDefinition,
   body: unknown,
   mode: 'create' | 'update',
+  profile: Profile = 'extended',
 ): Promise<RecordChanges> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw unprocessable([
@@ -126,8 +166,9 @@ export async function validateRecordInput(
   const set: Record<string, string> = {};
   const clear: string[] = [];
   const userFields: Array<[string, string]> = [];
+  const readOnly = new Set(systemFields(definition, profile).map((field) => field.name));
   for (const [name, raw] of Object.entries(body)) {
-    if (SYSTEM_FIELD_NAMES.has(name)) continue;
+    if (readOnly.has(name)) continue;
     const field = definition.fieldsByName.get(name);
     if (!field) {
       problems.push({ field: name, message: `Unknown field for ${definition.alias}` });

@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ProblemSchema, RecordPagedListSchema } from '@wsc/api-client';
+import { ProblemSchema } from '@wsc/api-client';
+import { RecordPagedListSchema } from '@wsc/api-client/strict';
 import { eq, inList, serialize } from '@wsc/rsql';
 
 import type { Harness } from '../../test/harness.ts';

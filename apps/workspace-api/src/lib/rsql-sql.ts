@@ -7,7 +7,7 @@
 import type { RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 
-import type { ComparisonNode, Node } from '@wsc/rsql';
+import type { ComparisonNode, Dialect, Node } from '@wsc/rsql';
 import { canonicalOperator, isRsqlError, parse } from '@wsc/rsql';
 
 import { ProblemException } from './errors.ts';
@@ -331,9 +331,17 @@ function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<S
   return sql<SqlBool>`(${sql.join(parts, sql.raw(node.type === 'and' ? ' and ' : ' or '))})`;
 }
 
+export type CompileOptions = {
+  /** The query parameter the filter came from, named in errors; default `filter`. */
+  parameter?: string;
+  /** `hosted`: only the published RSQL (no `=out=`, `=nbt=`, `(a,b)` lists or grouping). */
+  dialect?: Dialect;
+};
+
 /**
  * Parses and compiles an RSQL filter. Throws FilterError (400 with `position`) for syntax errors,
- * unknown selectors, operators invalid for a field's type and malformed values.
+ * syntax outside the dialect, unknown selectors, operators invalid for a field's type and
+ * malformed values.
  *
  * @example
  * const where = compileFilter('Status==Open;Priority=gt=2', resolver);
@@ -342,12 +350,12 @@ function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<S
 export function compileFilter(
   input: string,
   resolve: FieldResolver,
-  parameter = 'filter',
+  options: CompileOptions = {},
 ): RawBuilder<SqlBool> {
-  const ctx = { parameter };
+  const ctx = { parameter: options.parameter ?? 'filter' };
   let ast: Node;
   try {
-    ast = parse(input);
+    ast = parse(input, { dialect: options.dialect ?? 'extended' });
   } catch (error) {
     if (isRsqlError(error)) fail(ctx, error.message, error.position);
     throw error;

@@ -1,5 +1,5 @@
 // Row <-> wire shape for users, shared by users, me, groups members, watchers and comments.
-import type { User } from '@wsc/api-client';
+import type { User } from '@wsc/api-client/strict';
 
 import type { UserRow } from '../db/schema.ts';
 

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { AttachmentListSchema, RecordPagedListSchema, TokenResponseSchema } from '@wsc/api-client';
+import {
+  AttachmentListSchema,
+  RecordPagedListSchema,
+  TokenResponseSchema,
+} from '@wsc/api-client/strict';
 
 import type { DatabaseHandle } from '../db/client.ts';
 import type { AppDeps } from '../lib/types.ts';
@@ -68,6 +72,20 @@ describe('demo seed', () => {
       .execute();
     expect(inactive.length).toBeGreaterThan(0);
     expect(inactive.length).toBeLessThan(10);
+  });
+
+  it('makes a support group watch a few critical tickets', async () => {
+    const rows = await deps.db
+      .selectFrom('watchers')
+      .innerJoin('groups', 'groups.id', 'watchers.group_id')
+      .innerJoin('records', 'records.id', 'watchers.record_id')
+      .select(['groups.name', 'records.alias', 'records.data'])
+      .execute();
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows) {
+      expect(row).toMatchObject({ name: 'Support Tier 2', alias: 'support-tickets' });
+      expect(row.data.Severity).toBe('Critical');
+    }
   });
 
   it('rebuilds every per-definition index it deferred during the load', async () => {

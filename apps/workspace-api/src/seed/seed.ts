@@ -1,6 +1,7 @@
 // The demo support desk, seeded on first start with an empty store: people in the demo groups,
-// 5,000 records with comments, watchers, relations and a few real attachments, and demo
-// credentials for an admin and a support agent. Deterministic: the same seed gives the same data.
+// 5,000 records with comments, watchers (a group among them), relations and a few real
+// attachments, and demo credentials for an admin and a support agent. Deterministic: the same seed
+// gives the same data.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -50,6 +51,9 @@ export type SeedResult =
   | { seeded: true; credentials: DemoCredentials; counts: Record<string, number>; ms: number };
 
 export const DEFAULT_COUNTS = { customers: 300, tickets: 4_000, tasks: 500, refunds: 200 };
+
+/** How many records (the newest critical tickets) a support group watches. */
+const GROUP_WATCHED_RECORDS = 6;
 
 /** Demo people per group (the admin and the agent come on top). */
 const GROUP_SIZES: Array<[keyof typeof DEMO_GROUPS, number]> = [
@@ -519,6 +523,30 @@ async function seedStore(
   if (allAttachments.length > 0)
     await trx.insertInto('attachments').values(allAttachments).execute();
 
+  // ---- a group among some records' watchers ----------------------------------------------------
+  // The published contract lists Group watcher targets; clients must show them. Made after
+  // everything else the rng feeds, so the rest of the demo stays as it was.
+  const watchingGroup =
+    workspace.groups.find((group) => group.name === DEMO_GROUPS.tier2) ??
+    workspace.groups.find((group) => group.watchable);
+  const watchingGroupId = watchingGroup ? groupId.get(watchingGroup.name) : undefined;
+  // The newest critical tickets; in a custom workspace without tickets, the newest records.
+  const groupWatched = (
+    tickets.length > 0
+      ? tickets.filter((ticket) => ticket.row.data.Severity === 'Critical')
+      : Object.values(made).flat()
+  ).slice(-GROUP_WATCHED_RECORDS);
+  const groupWatcherRows = watchingGroupId
+    ? groupWatched.map((item) => ({
+        id: uuidFrom(rng),
+        record_id: item.id,
+        group_id: watchingGroupId,
+        created_at: item.row.createdAt,
+      }))
+    : [];
+  if (groupWatcherRows.length > 0)
+    await trx.insertInto('watchers').values(groupWatcherRows).execute();
+
   // ---- demo credentials -----------------------------------------------------------------------
   const [admin, agent] = users;
   if (!admin || !agent) throw new Error('demo users missing');
@@ -540,7 +568,7 @@ async function seedStore(
       records: Object.values(made).reduce((sum, list) => sum + list.length, 0),
       relations: relationRows.length / 2,
       comments: commentRows.length,
-      watchers: watcherRows.length,
+      watchers: watcherRows.length + groupWatcherRows.length,
       attachments: allAttachments.length,
     },
   };

@@ -3,19 +3,73 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 
-import type { Definition, Field, FieldType, RecordType } from '@wsc/api-client';
-import { DefinitionSchema, FieldTypeSchema, RecordTypeSchema } from '@wsc/api-client';
+import type { FieldType, RecordType } from '@wsc/api-client';
+import type { Definition, Field } from '@wsc/api-client/strict';
+import { FieldTypeSchema, RecordTypeSchema } from '@wsc/api-client';
+import { DefinitionSchema } from '@wsc/api-client/strict';
 
+import type { Profile } from '../env.ts';
 import { demoWorkspace } from './demo-workspace.ts';
 
-/** System fields every record carries; read-only, filterable and sortable. */
-export const SYSTEM_FIELDS: readonly Field[] = [
-  { name: 'id', type: 'HANDLE', required: false, readOnly: true },
-  { name: 'Created At', type: 'DATETIME', required: false, readOnly: true },
-  { name: 'Created By', type: 'USER_ID', required: false, readOnly: true },
-  { name: 'Updated At', type: 'DATETIME', required: false, readOnly: true },
-  { name: 'Updated By', type: 'USER_ID', required: false, readOnly: true },
-];
+/** The `records` columns behind the read-only fields. */
+export type SystemColumn = 'id' | 'created_at' | 'created_by' | 'updated_at' | 'updated_by';
+
+/** A read-only field of a profile and the column its value comes from. */
+export type SystemField = Field & { column: SystemColumn };
+
+/**
+ * Where the hosted profile publishes a record's handle and audit values: under ordinary field
+ * names of the definition (the hosted service has no `id` or system fields in records). `handle:
+ * null` means its records carry no handle at all.
+ */
+export type HostedFields = {
+  handle: string | null;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  updatedBy: string;
+};
+
+/** The names used when a definition has no `hostedFields`. */
+export const DEFAULT_HOSTED_FIELDS: Readonly<HostedFields> = Object.freeze({
+  handle: 'Key',
+  createdAt: 'Created on',
+  createdBy: 'Created by',
+  updatedAt: 'Updated on',
+  updatedBy: 'Updated by',
+});
+
+/** The read-only fields under some names, handle first (none without a handle name). */
+function readOnlyFields(names: HostedFields): SystemField[] {
+  const field = (name: string, type: Field['type'], column: SystemColumn): SystemField => ({
+    name,
+    type,
+    required: false,
+    readOnly: true,
+    column,
+  });
+  return [
+    ...(names.handle === null ? [] : [field(names.handle, 'HANDLE', 'id')]),
+    field(names.createdAt, 'DATETIME', 'created_at'),
+    field(names.createdBy, 'USER_ID', 'created_by'),
+    field(names.updatedAt, 'DATETIME', 'updated_at'),
+    field(names.updatedBy, 'USER_ID', 'updated_by'),
+  ];
+}
+
+/** The extended profile's system fields: the same names in every definition. */
+const EXTENDED_SYSTEM_FIELDS: readonly SystemField[] = readOnlyFields({
+  handle: 'id',
+  createdAt: 'Created At',
+  createdBy: 'Created By',
+  updatedAt: 'Updated At',
+  updatedBy: 'Updated By',
+});
+
+/** System fields every record carries (extended profile); read-only, filterable and sortable. */
+export const SYSTEM_FIELDS: readonly Field[] = EXTENDED_SYSTEM_FIELDS.map(
+  ({ column: _column, ...field }) => field,
+);
 export const SYSTEM_FIELD_NAMES = new Set(SYSTEM_FIELDS.map((field) => field.name));
 
 /** Field types a workspace file may use for user fields (the rest of AspectFieldType is not stored). */
@@ -30,18 +84,19 @@ const WritableFieldTypeSchema = FieldTypeSchema.extract([
   'BOOLEAN',
 ]);
 
+const FieldNameSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^\S(.*\S)?$/, 'No leading or trailing spaces')
+  .refine((name) => ![...name].some((char) => char.charCodeAt(0) < 32), 'No control characters');
+
 const FieldFileSchema = z
   .object({
-    name: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^\S(.*\S)?$/, 'No leading or trailing spaces')
-      .refine((name) => !SYSTEM_FIELD_NAMES.has(name), 'Reserved system field name')
-      .refine(
-        (name) => ![...name].some((char) => char.charCodeAt(0) < 32),
-        'No control characters',
-      ),
+    name: FieldNameSchema.refine(
+      (name) => !SYSTEM_FIELD_NAMES.has(name),
+      'Reserved system field name',
+    ),
     type: WritableFieldTypeSchema,
     required: z.boolean().default(false),
     values: z.array(z.string().min(1).max(200)).min(1).optional(),
@@ -82,6 +137,16 @@ const DefinitionFileSchema = z.object({
   fields: z.array(FieldFileSchema).min(1),
   /** Names of the groups whose members may read and write these records (ADMINs always may). */
   groups: z.array(z.string()).default([]),
+  /** The field names of the handle and audit values in the hosted profile (see HostedFields). */
+  hostedFields: z
+    .strictObject({
+      handle: FieldNameSchema.nullable().default(DEFAULT_HOSTED_FIELDS.handle),
+      createdAt: FieldNameSchema.default(DEFAULT_HOSTED_FIELDS.createdAt),
+      createdBy: FieldNameSchema.default(DEFAULT_HOSTED_FIELDS.createdBy),
+      updatedAt: FieldNameSchema.default(DEFAULT_HOSTED_FIELDS.updatedAt),
+      updatedBy: FieldNameSchema.default(DEFAULT_HOSTED_FIELDS.updatedBy),
+    })
+    .prefault({}),
 });
 
 export const WorkspaceFileSchema = z
@@ -127,6 +192,19 @@ export const WorkspaceFileSchema = z
       ) {
         ctx.addIssue({ code: 'custom', message: `${definition.alias}: unknown titleField` });
       }
+      // Hosted names sit beside the fields in one flat record: they must not hide one another.
+      const hostedNames = Object.values(definition.hostedFields).filter(
+        (name): name is string => name !== null,
+      );
+      unique(hostedNames, `hostedFields name in ${definition.alias}`);
+      for (const name of hostedNames) {
+        if (definition.fields.some((field) => field.name === name)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `${definition.alias}: hostedFields name ${name} is also a field`,
+          });
+        }
+      }
     }
   });
 export type WorkspaceFile = z.input<typeof WorkspaceFileSchema>;
@@ -136,6 +214,8 @@ export type WorkspaceDefinition = Definition & {
   groups: string[];
   /** User (writable) fields by name. */
   fieldsByName: Map<string, Field>;
+  /** Where the hosted profile publishes the handle and audit values. */
+  hostedFields: HostedFields;
 };
 
 /** The loaded workspace: definitions and groups, with lookups. */
@@ -163,6 +243,7 @@ export class Workspace {
         fields,
         groups: definition.groups,
         fieldsByName: new Map(fields.map((field) => [field.name, field])),
+        hostedFields: definition.hostedFields,
       };
     });
     for (const definition of this.definitions) {
@@ -193,21 +274,52 @@ export class Workspace {
   }
 }
 
+const hostedCache = new WeakMap<WorkspaceDefinition, readonly SystemField[]>();
+
 /**
- * The public shape of a definition (`GET /v1/definitions`), system fields included as read-only.
+ * The read-only fields of a definition's records in a profile, handle first: `id`, `Created At`,
+ * ... in the extended profile; the definition's hostedFields names in the hosted one.
  *
  * @example
- * DefinitionSchema.parse(toPublicDefinition(definition));
+ * systemFields(tickets, 'hosted').map((f) => f.name); // ['Ticket ID', 'Created on', ...]
  */
-export function toPublicDefinition(definition: WorkspaceDefinition): Definition {
-  const [idField, ...auditFields] = SYSTEM_FIELDS;
+export function systemFields(
+  definition: WorkspaceDefinition,
+  profile: Profile,
+): readonly SystemField[] {
+  if (profile === 'extended') return EXTENDED_SYSTEM_FIELDS;
+  let fields = hostedCache.get(definition);
+  if (!fields) {
+    fields = readOnlyFields(definition.hostedFields);
+    hostedCache.set(definition, fields);
+  }
+  return fields;
+}
+
+/**
+ * The public shape of a definition (`GET /v1/definitions`; in the hosted profile, what it would
+ * describe): the read-only fields of the profile around the definition's own, and `handleField`
+ * naming the one that holds the handle (absent when the hosted records carry none).
+ *
+ * @example
+ * DefinitionSchema.parse(toPublicDefinition(definition, 'extended')).handleField; // 'id'
+ */
+export function toPublicDefinition(
+  definition: WorkspaceDefinition,
+  profile: Profile = 'extended',
+): Definition {
+  const readOnly = systemFields(definition, profile);
+  const handleField = readOnly.find((field) => field.column === 'id');
+  const audit = readOnly.filter((field) => field.column !== 'id');
+  const bare = ({ column: _column, ...field }: SystemField): Field => field;
   return DefinitionSchema.parse({
     recordType: definition.recordType,
     alias: definition.alias,
     name: definition.name,
     handle: definition.handle,
+    ...(handleField ? { handleField: handleField.name } : {}),
     titleField: definition.titleField,
-    fields: [...(idField ? [idField] : []), ...definition.fields, ...auditFields],
+    fields: [...(handleField ? [bare(handleField)] : []), ...definition.fields, ...audit.map(bare)],
   });
 }
 

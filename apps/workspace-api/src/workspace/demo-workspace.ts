@@ -1,4 +1,6 @@
 // The built-in demo workspace: a realistic support desk. Used when WORKSPACE_FILE is not set.
+// `hostedFields` name where the hosted profile publishes handles and audit values; the defaults
+// (`Created on`, `Created by`, `Updated on`, `Updated by`) serve for the audit values.
 import type { WorkspaceFile } from './definitions.ts';
 
 export const DEMO_GROUPS = {
@@ -25,6 +27,7 @@ export const demoWorkspace: WorkspaceFile = {
       alias: 'support-tickets',
       name: 'Support Tickets',
       handle: 'SUP',
+      hostedFields: { handle: 'Ticket ID' },
       titleField: 'Title',
       groups: [DEMO_GROUPS.tier1, DEMO_GROUPS.tier2, DEMO_GROUPS.engineering, DEMO_GROUPS.success],
       fields: [
@@ -60,6 +63,7 @@ export const demoWorkspace: WorkspaceFile = {
       alias: 'customers',
       name: 'Customers',
       handle: 'CUS',
+      hostedFields: { handle: 'Customer ID' },
       titleField: 'Name',
       groups: [DEMO_GROUPS.tier1, DEMO_GROUPS.tier2, DEMO_GROUPS.billing, DEMO_GROUPS.success],
       fields: [
@@ -86,6 +90,7 @@ export const demoWorkspace: WorkspaceFile = {
       alias: 'tasks',
       name: 'Tasks',
       handle: 'TSK',
+      hostedFields: { handle: 'Task Key' },
       titleField: 'Title',
       groups: [DEMO_GROUPS.tier1, DEMO_GROUPS.tier2, DEMO_GROUPS.engineering],
       fields: [
@@ -107,6 +112,8 @@ export const demoWorkspace: WorkspaceFile = {
       alias: 'refunds',
       name: 'Refunds',
       handle: 'REF',
+      // No handle field: in the hosted profile refunds are listed but cannot be opened by handle.
+      hostedFields: { handle: null },
       titleField: 'Reason',
       groups: [DEMO_GROUPS.billing],
       fields: [

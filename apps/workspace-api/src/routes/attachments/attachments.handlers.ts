@@ -4,15 +4,17 @@ import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 
-import type { Attachment, UrlLink } from '@wsc/api-client';
+import type { Attachment, UrlLink } from '@wsc/api-client/strict';
 import { MAX_UPLOAD_BYTES, UrlLinkInputSchema } from '@wsc/api-client';
 
 import type { AttachmentRow, RecordRow } from '../../db/schema.ts';
+import type { Profile } from '../../env.ts';
 import type { AppEnv } from '../../lib/types.ts';
 import { blobPath, commitBlob, removeBlob } from '../../lib/blobs.ts';
-import { notFound, problemResponse, unprocessable } from '../../lib/errors.ts';
+import { notFound, rangeNotSatisfiable, unprocessable } from '../../lib/errors.ts';
 import { receiveUpload } from '../../lib/multipart.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
+import { isHosted } from '../../lib/profile.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 import {
   cleanFileName,
@@ -38,6 +40,34 @@ function contentUrl(record: RecordRow, row: AttachmentRow): string | null {
   if (row.blob_key === null) return null;
   const parts = [record.record_type, record.alias, record.id, 'attachments', row.id, 'content'];
   return `/v1/${parts.map(encodeURIComponent).join('/')}`;
+}
+
+/** The published Attachment: every key a string or number, none null, no extension keys. */
+type PublishedAttachment = Omit<
+  Attachment,
+  'description' | 'contentUrl' | 'sha256' | 'url' | 'createdBy'
+> & {
+  description?: string;
+  contentUrl?: string;
+};
+
+/**
+ * An attachment in the profile. Hosted: no `sha256`, `url` or `createdBy`, and no null values (a
+ * link is told by its `text/uri-list` media type and named by its URL, with no `contentUrl`).
+ */
+function replyAttachment(
+  profile: Profile,
+  record: RecordRow,
+  row: AttachmentRow,
+): Attachment | PublishedAttachment {
+  const attachment = toAttachment(record, row);
+  if (profile === 'extended') return attachment;
+  const { description, contentUrl, sha256: _sha, url: _url, createdBy: _by, ...rest } = attachment;
+  return {
+    ...rest,
+    ...(description === null ? {} : { description }),
+    ...(contentUrl === null ? {} : { contentUrl }),
+  };
 }
 
 function toAttachment(record: RecordRow, row: AttachmentRow): Attachment {
@@ -81,17 +111,20 @@ export async function listAttachments(c: Context<AppEnv>) {
     .where('record_id', '=', record.id)
     .orderBy('seq')
     .execute();
-  return c.json(rows.map((row) => toAttachment(record, row)));
+  const profile = c.var.deps.config.profile;
+  return c.json(rows.map((row) => replyAttachment(profile, record, row)));
 }
 
 /** `GET .../attachments/{attachmentId}`: one attachment's metadata. */
 export async function getAttachment(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
-  return c.json(toAttachment(record, await findAttachment(c, record)));
+  const row = await findAttachment(c, record);
+  return c.json(replyAttachment(c.var.deps.config.profile, record, row));
 }
 
 /**
- * `POST .../attachments` (multipart `file`, optional `description`) -> 202 Attachment. The bytes go
+ * `POST .../attachments` (multipart `file`, optional `description`) -> 202 Attachment (hosted
+ * profile: 202 with an empty body, as published; the list shows the new file). The bytes go
  * to a temp file while hashing; then, in one transaction, the row is inserted and the temp file
  * renamed to the row's id before the commit: a failed insert or rename rolls the row back and
  * removes the temp file; a failed commit removes the renamed blob. A crash between rename and
@@ -138,6 +171,7 @@ export async function uploadAttachment(c: Context<AppEnv>) {
       renamed = true;
       return inserted;
     });
+    if (config.profile === 'hosted') return c.body(null, 202);
     return c.json(toAttachment(record, row), 202);
   } catch (error) {
     if (renamed) await removeBlob(config.blobDir, id).catch(() => undefined);
@@ -146,7 +180,7 @@ export async function uploadAttachment(c: Context<AppEnv>) {
   }
 }
 
-/** `POST .../attachments/url-links {url, description?}` -> 201 echo with the new id. */
+/** `POST .../attachments/url-links {url, description?}` -> 201 echo with the new id (hosted: no id). */
 export async function addUrlLink(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const input = await parseJsonBody(c, UrlLinkInputSchema);
@@ -172,7 +206,9 @@ export async function addUrlLink(c: Context<AppEnv>) {
       created_by: c.var.principal.email,
     })
     .execute();
-  const body: UrlLink = { url, ...(description !== null ? { description } : {}), id };
+  const echo = { url, ...(description !== null ? { description } : {}) };
+  if (isHosted(c)) return c.json(echo, 201);
+  const body: UrlLink = { ...echo, id };
   return c.json(body, 201);
 }
 
@@ -192,29 +228,32 @@ export async function removeAttachment(c: Context<AppEnv>) {
 }
 
 /**
- * `GET .../attachments/{attachmentId}/content`: the bytes, streamed, with safe headers, the sha256
- * ETag (If-None-Match -> 304) and single-range support (206, or 416 when unsatisfiable).
+ * `GET .../attachments/{attachmentId}/content`: the bytes, streamed, with safe headers. Extended
+ * profile: the stored media type, the sha256 ETag (If-None-Match -> 304) and single-range support
+ * (206, or 416 when unsatisfiable). Hosted: as published, always 200 `application/octet-stream`
+ * with the whole file (the attachment disposition names the file).
  */
 export async function getAttachmentContent(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const row = await findAttachment(c, record);
   if (row.blob_key === null) {
-    return problemResponse(404, {
-      detail: `Attachment ${row.id} is a link (${row.url ?? ''}), it has no content`,
-    });
+    throw notFound(`Attachment ${row.id} is a link (${row.url ?? ''}), it has no content`);
   }
+  const hosted = isHosted(c);
   const etag = `"${row.sha256 ?? row.id}"`;
   const headers: Record<string, string> = {
-    'Content-Type': servedContentType(row.media_type),
+    'Content-Type': hosted ? 'application/octet-stream' : servedContentType(row.media_type),
     'Content-Disposition': contentDisposition(row.name),
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "sandbox; default-src 'none'",
     'Cross-Origin-Resource-Policy': 'same-origin',
     'Cache-Control': 'private, no-cache',
-    'Accept-Ranges': 'bytes',
-    ETag: etag,
   };
-  const ifNoneMatch = c.req.header('If-None-Match');
+  if (!hosted) {
+    headers['Accept-Ranges'] = 'bytes';
+    headers.ETag = etag;
+  }
+  const ifNoneMatch = hosted ? undefined : c.req.header('If-None-Match');
   if (
     ifNoneMatch &&
     ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')
@@ -225,15 +264,10 @@ export async function getAttachmentContent(c: Context<AppEnv>) {
   const ifRange = c.req.header('If-Range');
   // A Range with a stale If-Range gets the whole (new) body.
   const range =
-    ifRange !== undefined && ifRange !== etag
+    hosted || (ifRange !== undefined && ifRange !== etag)
       ? { kind: 'full' as const }
       : parseRange(c.req.header('Range'), size);
-  if (range.kind === 'unsatisfiable') {
-    return problemResponse(416, {
-      detail: `Range not satisfiable for ${size} bytes`,
-      headers: { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' },
-    });
-  }
+  if (range.kind === 'unsatisfiable') throw rangeNotSatisfiable(size);
   const start = range.kind === 'partial' ? range.start : 0;
   const end = range.kind === 'partial' ? range.end : size - 1;
   if (range.kind === 'partial') headers['Content-Range'] = `bytes ${start}-${end}/${size}`;

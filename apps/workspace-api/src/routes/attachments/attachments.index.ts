@@ -1,5 +1,6 @@
 import { createRouter } from '../../lib/create-app.ts';
 import { jsonBodyLimit } from '../../lib/multipart.ts';
+import { publishedQuery } from '../../lib/profile.ts';
 import {
   addUrlLink,
   getAttachment,
@@ -13,9 +14,13 @@ const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/attachme
 
 // `url-links` is registered before `/:attachmentId` so it is never taken for an id.
 export const attachmentsRouter = createRouter()
-  .get(base, listAttachments)
-  .post(base, uploadAttachment)
-  .post(`${base}/url-links`, jsonBodyLimit, addUrlLink)
-  .get(`${base}/:attachmentId`, getAttachment)
-  .delete(`${base}/:attachmentId`, removeAttachment)
-  .get(`${base}/:attachmentId/content`, getAttachmentContent);
+  .get(base, publishedQuery('listRecordAttachments'), listAttachments)
+  .post(base, publishedQuery('createRecordAttachment'), uploadAttachment)
+  .post(`${base}/url-links`, publishedQuery('createRecordLink'), jsonBodyLimit, addUrlLink)
+  .get(`${base}/:attachmentId`, publishedQuery('getRecordAttachment'), getAttachment)
+  .delete(`${base}/:attachmentId`, publishedQuery('deleteRecordAttachments'), removeAttachment)
+  .get(
+    `${base}/:attachmentId/content`,
+    publishedQuery('downloadRecordAttachment'),
+    getAttachmentContent,
+  );

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 
-import {
-  AttachmentListSchema,
-  AttachmentSchema,
-  RecordTypeSchema,
-  UrlLinkInputSchema,
-  UrlLinkSchema,
-} from '@wsc/api-client';
+import { RecordTypeSchema, UrlLinkInputSchema } from '@wsc/api-client';
+import { AttachmentListSchema, AttachmentSchema, UrlLinkSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

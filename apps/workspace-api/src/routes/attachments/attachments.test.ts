@@ -6,13 +6,8 @@ import type { ServerType } from '@hono/node-server';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  AttachmentListSchema,
-  AttachmentSchema,
-  MAX_UPLOAD_BYTES,
-  ProblemSchema,
-  UrlLinkSchema,
-} from '@wsc/api-client';
+import { MAX_UPLOAD_BYTES, ProblemSchema } from '@wsc/api-client';
+import { AttachmentListSchema, AttachmentSchema, UrlLinkSchema } from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';

@@ -2,14 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 
-import type { Comment, CommentPagedList } from '@wsc/api-client';
+import type { Comment, CommentPagedList } from '@wsc/api-client/strict';
 import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
 
 import type { CommentRow, UserRow } from '../../db/schema.ts';
 import type { AppEnv } from '../../lib/types.ts';
-import { ProblemException, unprocessable } from '../../lib/errors.ts';
+import { badRequest, ProblemException, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
+import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
 import { toUser } from '../../lib/users.ts';
 import { readJson } from '../../lib/validation.ts';
 
@@ -74,14 +75,40 @@ export async function listComments(c: Context<AppEnv>) {
       .executeTakeFirst(),
   ]);
   const items = rows.map((row) => toComment(row, { ...row, id: row.user_id }));
-  const body: CommentPagedList = { paging, total: Number(count?.n ?? 0), items };
+  const total = Number(count?.n ?? 0);
+  const profile = c.var.deps.config.profile;
+  if (profile === 'hosted') {
+    return c.json({
+      paging: replyPaging(profile, paging),
+      total,
+      items: items.map((comment) => publishedComment(comment)),
+    });
+  }
+  const body: CommentPagedList = { paging, total, items };
   return c.json(body);
 }
 
-/** The comment text from a `text/plain` or JSON `{contents}` body; 415 for other types. */
+/**
+ * A comment as the published contract shows it: the author without `status` (and without a null
+ * `jobTitle`, which the published User cannot hold).
+ */
+function publishedComment(comment: Comment) {
+  const { status: _status, ...author } = replyUser('hosted', comment.createdBy);
+  return { ...comment, createdBy: author };
+}
+
+/**
+ * The comment text from a `text/plain` or JSON `{contents}` body; 415 for other types. The hosted
+ * profile takes text/plain only, as published: anything else is a 400 that says so.
+ */
 async function readContents(c: Context<AppEnv>): Promise<string> {
   const type =
     (c.req.header('Content-Type') ?? 'text/plain').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (isHosted(c) && type !== 'text/plain' && type !== '') {
+    throw badRequest('Send the comment as a text/plain body', [
+      { field: '(body)', message: `Content-Type ${type} is not text/plain` },
+    ]);
+  }
   if (type === 'application/json' || type.endsWith('+json')) {
     const body = await readJson(c);
     const contents =
@@ -102,8 +129,8 @@ async function readContents(c: Context<AppEnv>): Promise<string> {
 
 /**
  * `POST .../comment` -> 201. Body `text/plain` (hosted form) or JSON `{contents}` (extension); the
- * reply is the full Comment as JSON when Accept includes application/json, else the new id as
- * text/plain. Source `API`; the author is the credential owner.
+ * reply is the full Comment as JSON when Accept includes application/json (extended profile), else
+ * the new id as text/plain. Source `API`; the author is the credential owner.
  */
 export async function addComment(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
@@ -131,7 +158,8 @@ export async function addComment(c: Context<AppEnv>) {
     })
     .returning(['id', 'contents', 'source', 'created_at'])
     .executeTakeFirstOrThrow();
-  if ((c.req.header('Accept') ?? '').toLowerCase().includes('application/json')) {
+  const wantsJson = (c.req.header('Accept') ?? '').toLowerCase().includes('application/json');
+  if (wantsJson && !isHosted(c)) {
     const author: Author = {
       id: principal.userId,
       email: principal.email,

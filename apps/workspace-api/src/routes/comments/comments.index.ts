@@ -1,9 +1,10 @@
 import { createRouter } from '../../lib/create-app.ts';
 import { jsonBodyLimit } from '../../lib/multipart.ts';
+import { publishedQuery } from '../../lib/profile.ts';
 import { addComment, listComments } from './comments.handlers.ts';
 
 const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/comment';
 
 export const commentsRouter = createRouter()
-  .get(base, listComments)
-  .post(base, jsonBodyLimit, addComment);
+  .get(base, publishedQuery('listRecordComments'), listComments)
+  .post(base, publishedQuery('createRecordComment'), jsonBodyLimit, addComment);

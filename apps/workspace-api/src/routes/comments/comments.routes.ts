@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { CommentPagedListSchema, PageQuerySchema, RecordTypeSchema } from '@wsc/api-client';
+import { PageQuerySchema, RecordTypeSchema } from '@wsc/api-client';
+import { CommentPagedListSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

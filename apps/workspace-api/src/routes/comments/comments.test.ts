@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { CommentPagedListSchema, CommentSchema, ProblemSchema } from '@wsc/api-client';
+import { ProblemSchema } from '@wsc/api-client';
+import { CommentPagedListSchema, CommentSchema } from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';

@@ -1,4 +1,4 @@
-import { DefinitionListSchema } from '@wsc/api-client';
+import { DefinitionListSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

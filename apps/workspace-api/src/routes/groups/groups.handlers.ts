@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 
-import type { Group, GroupPagedList, UserPagedList } from '@wsc/api-client';
+import type { Group, GroupPagedList, UserPagedList } from '@wsc/api-client/strict';
 import { GroupUserIdsInputSchema } from '@wsc/api-client';
 
 import type { GroupRow } from '../../db/schema.ts';
@@ -10,6 +10,7 @@ import type { AppEnv } from '../../lib/types.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { requireAdmin } from '../../lib/permissions.ts';
+import { replyGroup, replyPaging, replyUser } from '../../lib/profile.ts';
 import { compileFilter } from '../../lib/rsql-sql.ts';
 import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
@@ -43,7 +44,7 @@ async function findGroup(c: Context<AppEnv>): Promise<GroupRow> {
   return row;
 }
 
-/** `GET /v1/groups`. */
+/** `GET /v1/groups`: paged; `filter` (on `id`, `name`) in the extended profile only. */
 export async function listGroups(c: Context<AppEnv>) {
   const { db, cursorKey } = c.var.deps;
   const filterText = c.req.query('filter');
@@ -66,13 +67,21 @@ export async function listGroups(c: Context<AppEnv>) {
       .where(where)
       .executeTakeFirstOrThrow(),
   ]);
+  const profile = c.var.deps.config.profile;
+  if (profile === 'hosted') {
+    return c.json({
+      paging: replyPaging(profile, paging),
+      total: Number(count.n),
+      items: rows.map((row) => replyGroup(profile, toGroup(row))),
+    });
+  }
   const body: GroupPagedList = { paging, total: Number(count.n), items: rows.map(toGroup) };
   return c.json(body);
 }
 
 /** `GET /v1/groups/{groupId}`. */
 export async function getGroup(c: Context<AppEnv>) {
-  return c.json<Group>(toGroup(await findGroup(c)));
+  return c.json(replyGroup(c.var.deps.config.profile, toGroup(await findGroup(c))));
 }
 
 /** `GET /v1/groups/{groupId}/users`: members in the order they were added. */
@@ -107,6 +116,14 @@ export async function listMembers(c: Context<AppEnv>) {
       .where('group_id', '=', group.id)
       .executeTakeFirstOrThrow(),
   ]);
+  const profile = c.var.deps.config.profile;
+  if (profile === 'hosted') {
+    return c.json({
+      paging: replyPaging(profile, paging),
+      total: Number(count.n),
+      items: rows.map((row) => replyUser(profile, toUser(row))),
+    });
+  }
   const body: UserPagedList = { paging, total: Number(count.n), items: rows.map(toUser) };
   return c.json(body);
 }

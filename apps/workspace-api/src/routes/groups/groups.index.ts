@@ -1,9 +1,10 @@
 import { createRouter } from '../../lib/create-app.ts';
+import { publishedQuery } from '../../lib/profile.ts';
 import { addMembers, getGroup, listGroups, listMembers, removeMembers } from './groups.handlers.ts';
 
 export const groupsRouter = createRouter()
-  .get('/groups', listGroups)
-  .get('/groups/:groupId', getGroup)
-  .get('/groups/:groupId/users', listMembers)
-  .post('/groups/:groupId/users', addMembers)
-  .delete('/groups/:groupId/users', removeMembers);
+  .get('/groups', publishedQuery('listGroups'), listGroups)
+  .get('/groups/:groupId', publishedQuery('getGroup'), getGroup)
+  .get('/groups/:groupId/users', publishedQuery('listGroupUsers'), listMembers)
+  .post('/groups/:groupId/users', publishedQuery('addUsersToGroup'), addMembers)
+  .delete('/groups/:groupId/users', publishedQuery('removeUsersFromGroup'), removeMembers);

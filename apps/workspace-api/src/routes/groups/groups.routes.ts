@@ -1,12 +1,7 @@
 import { z } from 'zod';
 
-import {
-  GroupPagedListSchema,
-  GroupSchema,
-  GroupUserIdsInputSchema,
-  PageQuerySchema,
-  UserPagedListSchema,
-} from '@wsc/api-client';
+import { GroupUserIdsInputSchema, PageQuerySchema } from '@wsc/api-client';
+import { GroupPagedListSchema, GroupSchema, UserPagedListSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

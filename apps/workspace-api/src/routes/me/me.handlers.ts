@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 
-import type { Me } from '@wsc/api-client';
+import type { Me } from '@wsc/api-client/strict';
 
 import type { AppEnv } from '../../lib/types.ts';
 

@@ -1,4 +1,4 @@
-import { MeSchema } from '@wsc/api-client';
+import { MeSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

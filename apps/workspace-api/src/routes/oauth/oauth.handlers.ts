@@ -2,7 +2,8 @@
 // problem+json, because OAuth clients parse `error`.
 import type { Context } from 'hono';
 
-import type { TokenError, TokenResponse } from '@wsc/api-client';
+import type { TokenError } from '@wsc/api-client';
+import type { TokenResponse } from '@wsc/api-client/strict';
 
 import type { AppEnv } from '../../lib/types.ts';
 import { issueToken } from '../../lib/credentials.ts';
@@ -75,10 +76,40 @@ function basicCredentials(
   }
 }
 
-/** `POST /oauth/token`. */
+/**
+ * The hosted profile's one way in, as published: a JSON body with all three fields, no HTTP Basic
+ * (the service's own documentation shows form + Basic, its OpenAPI this; clients try both).
+ */
+async function readPublishedFields(
+  c: Context<AppEnv>,
+): Promise<Record<string, unknown> | Response> {
+  const type = (c.req.header('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json') {
+    return tokenError(
+      400,
+      'invalid_request',
+      'Send a JSON body {grant_type, client_id, client_secret}',
+    );
+  }
+  if (c.req.header('Authorization') !== undefined) {
+    return tokenError(
+      400,
+      'invalid_request',
+      'Send client_id and client_secret in the JSON body, not as HTTP Basic',
+    );
+  }
+  return readFields(c);
+}
+
+/**
+ * `POST /oauth/token`. Extended: form or JSON, HTTP Basic or body credentials, 200. Hosted: JSON
+ * body only, 201 (as published), and the reply repeats `grant_type`, which the published
+ * AccessTokenResponse lists as required.
+ */
 export async function postToken(c: Context<AppEnv>): Promise<Response> {
   const { deps } = c.var;
-  const fields = await readFields(c);
+  const hosted = deps.config.profile === 'hosted';
+  const fields = await (hosted ? readPublishedFields(c) : readFields(c));
   if (fields instanceof Response) return fields;
   const basic = basicCredentials(c.req.header('Authorization'));
   if (basic === 'malformed')
@@ -140,5 +171,6 @@ export async function postToken(c: Context<AppEnv>): Promise<Response> {
   const ttl = deps.config.tokenTtlSeconds;
   const accessToken = await issueToken(deps.db, credential.client_id, credential.user_id, ttl);
   const body: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl };
+  if (hosted) return c.json({ ...body, grant_type: 'client_credentials' }, 201, NO_STORE);
   return c.json(body, 200, NO_STORE);
 }

@@ -1,5 +1,6 @@
 // `POST /oauth/token` (client credentials grant), described for the OpenAPI document.
-import { TokenErrorSchema, TokenRequestSchema, TokenResponseSchema } from '@wsc/api-client';
+import { TokenErrorSchema, TokenRequestSchema } from '@wsc/api-client';
+import { TokenResponseSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 

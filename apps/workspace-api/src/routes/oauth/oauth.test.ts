@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ProblemSchema, TokenErrorSchema, TokenResponseSchema, UserSchema } from '@wsc/api-client';
+import { ProblemSchema, TokenErrorSchema } from '@wsc/api-client';
+import { TokenResponseSchema, UserSchema } from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';

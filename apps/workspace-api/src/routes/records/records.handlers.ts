@@ -1,14 +1,17 @@
 import type { Context } from 'hono';
 
-import type { RecordPagedList, StoredRecord } from '@wsc/api-client';
+import type { RecordPagedList, StoredRecord } from '@wsc/api-client/strict';
 
+import type { RecordRow } from '../../db/schema.ts';
 import type { AppEnv } from '../../lib/types.ts';
 import { badRequest, preconditionFailed } from '../../lib/errors.ts';
 import { buildPaging, encodeCursor, parsePageQuery } from '../../lib/paging.ts';
 import { resolveDefinition, resolveRecord } from '../../lib/permissions.ts';
+import { replyPaging } from '../../lib/profile.ts';
 import { parseSearch, runSearch, searchStatements } from '../../lib/record-search.ts';
 import {
   insertRecords,
+  recordBody,
   recordEtag,
   toRecord,
   updateRecord,
@@ -47,12 +50,21 @@ function readRecordCursor(
   return value as RecordCursor;
 }
 
-/** `GET /v1/{recordType}/{alias}`: RSQL filter, sort, keyset paging and total. */
+/**
+ * `GET /v1/{recordType}/{alias}`: RSQL filter, sort (extended profile), keyset paging and total.
+ * The hosted profile takes no `sort` (publishedQuery refuses it) and reads the published dialect.
+ */
 export async function searchRecords(c: Context<AppEnv>) {
   const { recordType, alias } = params(c);
   const definition = await resolveDefinition(c, recordType, alias);
-  const { db, cursorKey } = c.var.deps;
-  const { filter, keys } = parseSearch(definition, c.req.query('filter'), c.req.query('sort'));
+  const { db, cursorKey, config } = c.var.deps;
+  const profile = config.profile;
+  const { filter, keys } = parseSearch(
+    definition,
+    c.req.query('filter'),
+    profile === 'hosted' ? undefined : c.req.query('sort'),
+    profile,
+  );
   // Cursors are bound to the definition and the sort: reusing one under another sort is a 400.
   const scope = `records:${definition.alias}:${keys.map((key) => `${key.descending ? '-' : ''}${key.field.name}`).join(',')}`;
   const page = parsePageQuery(c.req.query(), cursorKey, scope);
@@ -76,40 +88,47 @@ export async function searchRecords(c: Context<AppEnv>) {
     const sortValues = keys.map((_, index) => row[`k${index}`] ?? null);
     return {
       cursor: encodeCursor(cursorKey, scope, { k: sortValues, s: row.seq }),
-      data: toRecord(row, definition),
+      data: recordBody(row, definition, profile),
     };
   });
-  const body: RecordPagedList = {
-    paging: buildPaging(
-      page,
-      items.map((item) => item.cursor),
-      more,
-    ),
-    total,
-    items,
-  };
+  const paging = buildPaging(
+    page,
+    items.map((item) => item.cursor),
+    more,
+  );
+  if (profile === 'hosted') return c.json({ paging: replyPaging(profile, paging), total, items });
+  const body: RecordPagedList = { paging, total, items };
   return c.json(body);
 }
 
-/** `POST /v1/{recordType}/{alias}`: 201 with the stored record. */
+/**
+ * `POST /v1/{recordType}/{alias}`: 201 with the stored record; ETag and Location in the extended
+ * profile only.
+ */
 export async function createRecord(c: Context<AppEnv>) {
   const { recordType, alias } = params(c);
   const definition = await resolveDefinition(c, recordType, alias);
   const body = await readJson(c);
-  const { db } = c.var.deps;
-  const changes = await validateRecordInput(db, definition, body, 'create');
+  const { db, config } = c.var.deps;
+  const changes = await validateRecordInput(db, definition, body, 'create', config.profile);
   const [row] = await insertRecords(db, definition, [changes.set], c.var.principal.email);
   if (!row) throw new Error('Insert returned no row');
+  if (config.profile === 'hosted') return c.json(recordBody(row, definition, 'hosted'), 201);
   return c.json<StoredRecord>(toRecord(row, definition), 201, {
     ETag: recordEtag(row),
     Location: `/v1/${definition.recordType}/${definition.alias}/${row.id}`,
   });
 }
 
-/** `GET /v1/{recordType}/{alias}/{id}` with ETag and If-None-Match. */
+/** `GET /v1/{recordType}/{alias}/{id}`: with ETag and If-None-Match in the extended profile. */
 export async function getRecord(c: Context<AppEnv>) {
   const { recordType, alias, id } = params(c);
   const { definition, record } = await resolveRecord(c, recordType, alias, id);
+  if (c.var.deps.config.profile === 'hosted') {
+    return c.json(recordBody(record, definition, 'hosted'), 200, {
+      'Cache-Control': 'private, no-cache',
+    });
+  }
   const etag = recordEtag(record);
   const ifNoneMatch = c.req.header('If-None-Match');
   if (ifNoneMatch && etagListMatches(ifNoneMatch, etag, true)) {
@@ -131,20 +150,26 @@ function etagListMatches(header: string, etag: string, weak: boolean): boolean {
   });
 }
 
-/** `PUT /v1/{recordType}/{alias}/{id}`: merge update; stale If-Match -> 412. */
+/**
+ * `PUT /v1/{recordType}/{alias}/{id}`: merge update; a stale If-Match -> 412. The hosted profile
+ * has no ETags: it ignores If-Match and answers without one (last write wins).
+ */
 export async function putRecord(c: Context<AppEnv>) {
   const { recordType, alias, id } = params(c);
   const { definition, record } = await resolveRecord(c, recordType, alias, id);
-  const ifMatch = c.req.header('If-Match');
+  const { db, config } = c.var.deps;
+  const hosted = config.profile === 'hosted';
+  const ifMatch = hosted ? undefined : c.req.header('If-Match');
   if (ifMatch !== undefined && !etagListMatches(ifMatch, recordEtag(record), false)) {
     throw preconditionFailed('The record changed since it was read', { ETag: recordEtag(record) });
   }
   const body = await readJson(c);
-  const { db } = c.var.deps;
-  const changes = await validateRecordInput(db, definition, body, 'update');
-  if (Object.keys(changes.set).length === 0 && changes.clear.length === 0) {
-    return c.json<StoredRecord>(toRecord(record, definition), 200, { ETag: recordEtag(record) });
-  }
+  const changes = await validateRecordInput(db, definition, body, 'update', config.profile);
+  const reply = (row: RecordRow) =>
+    hosted
+      ? c.json(recordBody(row, definition, 'hosted'), 200)
+      : c.json<StoredRecord>(toRecord(row, definition), 200, { ETag: recordEtag(row) });
+  if (Object.keys(changes.set).length === 0 && changes.clear.length === 0) return reply(record);
   // With If-Match the write only applies to the version that was checked (no lost update in between).
   const updated = await updateRecord(
     db,
@@ -155,5 +180,5 @@ export async function putRecord(c: Context<AppEnv>) {
     ifMatch === undefined ? undefined : record.version,
   );
   if (!updated) throw preconditionFailed('The record changed since it was read');
-  return c.json<StoredRecord>(toRecord(updated, definition), 200, { ETag: recordEtag(updated) });
+  return reply(updated);
 }

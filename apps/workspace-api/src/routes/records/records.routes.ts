@@ -3,11 +3,10 @@ import { z } from 'zod';
 import {
   PageQuerySchema,
   RecordInputSchema,
-  RecordPagedListSchema,
   RecordSearchQuerySchema,
   RecordTypeSchema,
-  StoredRecordSchema,
 } from '@wsc/api-client';
+import { RecordPagedListSchema, StoredRecordSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 
-import type { RecordTypeUpper, RelatedItem, RelatedPagedList } from '@wsc/api-client';
+import type { RecordTypeUpper, RelatedItem, RelatedPagedList } from '@wsc/api-client/strict';
 import { RelatedItemInputSchema } from '@wsc/api-client';
 
 import type { RecordsTable } from '../../db/schema.ts';
@@ -11,6 +11,7 @@ import type { AppEnv } from '../../lib/types.ts';
 import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { allowedAliases, resolveRecord, resolveRecordById } from '../../lib/permissions.ts';
+import { replyPaging } from '../../lib/profile.ts';
 import { parseJsonBody } from '../../lib/validation.ts';
 
 const TYPE_UPPER: Record<RecordsTable['record_type'], RecordTypeUpper> = {
@@ -40,7 +41,10 @@ async function assertTargetOpen(c: Context<AppEnv>, targetId: string): Promise<v
   }
 }
 
-/** `GET .../related-items`: paged, oldest relation first; only records of definitions the caller may see. */
+/**
+ * `GET .../related-items`: paged, oldest relation first; only records of definitions the caller may
+ * see. The published operation takes no paging parameters, so hosted clients get the first page.
+ */
 export async function listRelated(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
   const { db, cursorKey } = c.var.deps;
@@ -70,7 +74,10 @@ export async function listRelated(c: Context<AppEnv>) {
     alias: row.alias,
     cursor: cursors[index] ?? '',
   }));
-  const body: RelatedPagedList = { paging, total: Number(count?.n ?? 0), items };
+  const profile = c.var.deps.config.profile;
+  const total = Number(count?.n ?? 0);
+  if (profile === 'hosted') return c.json({ paging: replyPaging(profile, paging), total, items });
+  const body: RelatedPagedList = { paging, total, items };
   return c.json(body);
 }
 

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 
-import {
-  PageQuerySchema,
-  RecordTypeSchema,
-  RelatedItemInputSchema,
-  RelatedPagedListSchema,
-} from '@wsc/api-client';
+import { PageQuerySchema, RecordTypeSchema, RelatedItemInputSchema } from '@wsc/api-client';
+import { RelatedPagedListSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

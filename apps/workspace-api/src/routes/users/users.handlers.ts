@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 
-import type { User, UserPagedList } from '@wsc/api-client';
+import type { User, UserPagedList } from '@wsc/api-client/strict';
 import { CreateUserInputSchema } from '@wsc/api-client';
 
 import type { FilterField } from '../../lib/rsql-sql.ts';
@@ -10,6 +10,7 @@ import { deactivateUser, insertUser } from '../../lib/credentials.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { requireAdmin } from '../../lib/permissions.ts';
+import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
 import { compileFilter } from '../../lib/rsql-sql.ts';
 import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
@@ -29,11 +30,14 @@ const USER_FIELDS: FilterField[] = [
 ];
 const resolveUserField = (selector: string) => USER_FIELDS.find((field) => field.name === selector);
 
-/** `GET /v1/users`. */
+/** `GET /v1/users`: RSQL filter (the published dialect in the hosted profile), paged. */
 export async function listUsers(c: Context<AppEnv>) {
-  const { db, cursorKey } = c.var.deps;
+  const { db, cursorKey, config } = c.var.deps;
+  const profile = config.profile;
   const filterText = c.req.query('filter');
-  const where = filterText ? compileFilter(filterText, resolveUserField) : sql<boolean>`true`;
+  const where = filterText
+    ? compileFilter(filterText, resolveUserField, { dialect: profile })
+    : sql<boolean>`true`;
   const page = parsePageQuery(c.req.query(), cursorKey, 'users');
   const [{ rows, paging }, count] = await Promise.all([
     pageBySeq(page, cursorKey, 'users', (bound, order, limit) =>
@@ -52,7 +56,15 @@ export async function listUsers(c: Context<AppEnv>) {
       .where(where)
       .executeTakeFirstOrThrow(),
   ]);
-  const body: UserPagedList = { paging, total: Number(count.n), items: rows.map(toUser) };
+  const items = rows.map(toUser);
+  if (profile === 'hosted') {
+    return c.json({
+      paging: replyPaging(profile, paging),
+      total: Number(count.n),
+      items: items.map((user) => replyUser(profile, user)),
+    });
+  }
+  const body: UserPagedList = { paging, total: Number(count.n), items };
   return c.json(body);
 }
 
@@ -75,7 +87,9 @@ export async function createUser(c: Context<AppEnv>) {
       lastName: input.lastName,
       jobTitle: input.jobTitle ?? null,
     });
-    return c.json<User>(toUser(row), 201, { Location: `/v1/users/${row.id}` });
+    const user = toUser(row);
+    if (isHosted(c)) return c.json(replyUser('hosted', user), 201);
+    return c.json<User>(user, 201, { Location: `/v1/users/${row.id}` });
   } catch (error) {
     // A concurrent create of the same email loses on the unique index.
     if ((error as { code?: string }).code === '23505') {
@@ -92,7 +106,7 @@ export async function getUser(c: Context<AppEnv>) {
     ? await c.var.deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
     : undefined;
   if (!row) throw notFound(`No user ${id}`);
-  return c.json<User>(toUser(row));
+  return c.json(replyUser(c.var.deps.config.profile, toUser(row)));
 }
 
 /** `POST /v1/users/{userId}/deactivate` (ADMIN, idempotent). */
@@ -101,5 +115,5 @@ export async function deactivate(c: Context<AppEnv>) {
   const id = c.req.param('userId') ?? '';
   const row = isUuid(id) ? await deactivateUser(c.var.deps.db, id) : undefined;
   if (!row) throw notFound(`No user ${id}`);
-  return c.json<User>(toUser(row));
+  return c.json(replyUser(c.var.deps.config.profile, toUser(row)));
 }

@@ -1,8 +1,9 @@
 import { createRouter } from '../../lib/create-app.ts';
+import { publishedQuery } from '../../lib/profile.ts';
 import { createUser, deactivate, getUser, listUsers } from './users.handlers.ts';
 
 export const usersRouter = createRouter()
-  .get('/users', listUsers)
-  .post('/users', createUser)
-  .get('/users/:userId', getUser)
-  .post('/users/:userId/deactivate', deactivate);
+  .get('/users', publishedQuery('listUsers'), listUsers)
+  .post('/users', publishedQuery('createUser'), createUser)
+  .get('/users/:userId', publishedQuery('getUser'), getUser)
+  .post('/users/:userId/deactivate', publishedQuery('deactivateUser'), deactivate);

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 
-import {
-  CreateUserInputSchema,
-  PageQuerySchema,
-  UserPagedListSchema,
-  UserSchema,
-} from '@wsc/api-client';
+import { CreateUserInputSchema, PageQuerySchema } from '@wsc/api-client';
+import { UserPagedListSchema, UserSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { ProblemSchema } from '@wsc/api-client';
 import {
   DefinitionListSchema,
   MeSchema,
-  ProblemSchema,
   UserPagedListSchema,
   UserSchema,
-} from '@wsc/api-client';
+} from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';

@@ -1,14 +1,17 @@
-// Watchers: users following a record. Changes name users by email; all-or-nothing.
+// Watchers: users and groups following a record. Changes name users by email, all-or-nothing;
+// groups are listed (the published contract allows Group targets) but not added or removed here.
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 
-import type { FieldProblem, Watcher, WatcherPagedList } from '@wsc/api-client';
+import type { FieldProblem } from '@wsc/api-client';
+import type { Watcher, WatcherPagedList } from '@wsc/api-client/strict';
 import { WatcherListInputSchema } from '@wsc/api-client';
 
 import type { AppEnv } from '../../lib/types.ts';
 import { unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
+import { replyPaging } from '../../lib/profile.ts';
 import { parseJsonBody } from '../../lib/validation.ts';
 
 function recordFromPath(c: Context<AppEnv>) {
@@ -56,18 +59,28 @@ async function resolveEmails(
   return [...new Set(lowered.map((email) => byEmail.get(email)?.id ?? ''))];
 }
 
-/** `GET .../watchers`: paged, oldest first. */
+/** `GET .../watchers`: paged, oldest first; each a User or a Group target. */
 export async function listWatchers(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
-  const { db, cursorKey } = c.var.deps;
+  const { db, cursorKey, config } = c.var.deps;
   const scope = `watchers:${record.id}`;
   const page = parsePageQuery(c.req.query(), cursorKey, scope);
   const [{ rows, paging }, count] = await Promise.all([
     pageBySeq(page, cursorKey, scope, (bound, order, limit) =>
       db
         .selectFrom('watchers as w')
-        .innerJoin('users as u', 'u.id', 'w.user_id')
-        .select(['w.id', 'w.seq', 'u.id as user_id', 'u.first_name', 'u.last_name', 'u.email'])
+        .leftJoin('users as u', 'u.id', 'w.user_id')
+        .leftJoin('groups as g', 'g.id', 'w.group_id')
+        .select([
+          'w.id',
+          'w.seq',
+          'u.id as user_id',
+          'u.first_name',
+          'u.last_name',
+          'u.email',
+          'g.id as group_id',
+          'g.name as group_name',
+        ])
         .where('w.record_id', '=', record.id)
         .$if(bound !== null, (q) => q.where('w.seq', bound?.op ?? '>', bound?.seq ?? 0))
         .orderBy('w.seq', order)
@@ -80,17 +93,30 @@ export async function listWatchers(c: Context<AppEnv>) {
       .where('record_id', '=', record.id)
       .executeTakeFirst(),
   ]);
-  const items: Watcher[] = rows.map((row) => ({
-    id: row.id,
-    target: {
-      id: row.user_id,
-      type: 'User',
-      firstName: row.first_name,
-      lastName: row.last_name,
-      email: row.email,
-    },
-  }));
-  const body: WatcherPagedList = { paging, total: Number(count?.n ?? 0), items };
+  const items = rows.map((row): Watcher => {
+    // A row names exactly one target (a check constraint, migration 0003).
+    if (row.group_id !== null) {
+      return {
+        id: row.id,
+        target: { id: row.group_id, type: 'Group', name: row.group_name ?? '' },
+      };
+    }
+    return {
+      id: row.id,
+      target: {
+        id: row.user_id ?? '',
+        type: 'User',
+        firstName: row.first_name ?? '',
+        lastName: row.last_name ?? '',
+        email: row.email ?? '',
+      },
+    };
+  });
+  const total = Number(count?.n ?? 0);
+  if (config.profile === 'hosted') {
+    return c.json({ paging: replyPaging(config.profile, paging), total, items });
+  }
+  const body: WatcherPagedList = { paging, total, items };
   return c.json(body);
 }
 

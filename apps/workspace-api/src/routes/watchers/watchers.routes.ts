@@ -1,11 +1,7 @@
 import { z } from 'zod';
 
-import {
-  PageQuerySchema,
-  RecordTypeSchema,
-  WatcherListInputSchema,
-  WatcherPagedListSchema,
-} from '@wsc/api-client';
+import { PageQuerySchema, RecordTypeSchema, WatcherListInputSchema } from '@wsc/api-client';
+import { WatcherPagedListSchema } from '@wsc/api-client/strict';
 
 import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';

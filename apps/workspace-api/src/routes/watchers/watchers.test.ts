@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ProblemSchema, WatcherPagedListSchema } from '@wsc/api-client';
+import type { Watcher } from '@wsc/api-client/strict';
+import { ProblemSchema } from '@wsc/api-client';
+import { WatcherPagedListSchema } from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { insertRecords } from '../../lib/records.ts';
+import { DEMO_GROUPS } from '../../workspace/demo-workspace.ts';
 
 let h: Harness;
 let ticket: string;
@@ -29,6 +32,11 @@ async function list(query = '') {
   const res = await h.request('GET', `${url}${query}`, { token: h.tokens.member });
   expect(res.status).toBe(200);
   return WatcherPagedListSchema.parse(res.json);
+}
+
+/** A watcher's email, or its group's name for a Group target. */
+function targetOf(item: Watcher): string {
+  return item.target.type === 'User' ? item.target.email : `group:${item.target.name}`;
 }
 
 describe('watchers', () => {
@@ -71,9 +79,9 @@ describe('watchers', () => {
     expect(first.items).toHaveLength(1);
     expect(first.paging.has_next_page).toBe(true);
     const next = await list(`?first=1&after=${first.paging.end_cursor ?? ''}`);
-    expect(next.items[0]?.target.email).toBe('agent@example.com');
+    expect(next.items.map(targetOf)).toEqual(['agent@example.com']);
     const back = await list(`?last=1&before=${next.paging.start_cursor ?? ''}`);
-    expect(back.items[0]?.target.email).toBe('admin@example.com');
+    expect(back.items.map(targetOf)).toEqual(['admin@example.com']);
   });
 
   it('rejects unknown or inactive emails with 422 naming users[i], changing nothing', async () => {
@@ -86,9 +94,7 @@ describe('watchers', () => {
       'users[1]',
       'users[2]',
     ]);
-    expect((await list()).items.map((item) => item.target.email)).not.toContain(
-      'billing@example.com',
-    );
+    expect((await list()).items.map(targetOf)).not.toContain('billing@example.com');
     for (const body of [{ users: [] }, { users: 'a@b.c' }, {}]) {
       expect((await h.request('POST', url, { token: h.tokens.member, body })).status).toBe(422);
     }
@@ -110,7 +116,7 @@ describe('watchers', () => {
         })
       ).status,
     ).toBe(200);
-    expect((await list()).items.map((item) => item.target.email)).toEqual(['agent@example.com']);
+    expect((await list()).items.map(targetOf)).toEqual(['agent@example.com']);
     // Removing someone who does not watch is fine.
     expect(
       (
@@ -140,7 +146,63 @@ describe('watchers', () => {
         })
       ).status,
     ).toBe(200);
-    expect((await list()).items.map((item) => item.target.email)).toEqual(['agent@example.com']);
+    expect((await list()).items.map(targetOf)).toEqual(['agent@example.com']);
+  });
+
+  it('lists a group among the watchers (the published Group target); user changes leave it', async () => {
+    const group = await h.db
+      .selectFrom('groups')
+      .select(['id', 'name'])
+      .where('name', '=', DEMO_GROUPS.tier2)
+      .executeTakeFirstOrThrow();
+    const watcherId = crypto.randomUUID();
+    await h.db
+      .insertInto('watchers')
+      .values({ id: watcherId, record_id: ticket, group_id: group.id, created_at: new Date() })
+      .execute();
+    const page = await list();
+    expect(page.total).toBe(2);
+    expect(page.items.at(-1)).toEqual({
+      id: watcherId,
+      target: { id: group.id, type: 'Group', name: DEMO_GROUPS.tier2 },
+    });
+    const removed = await h.request('DELETE', url, {
+      token: h.tokens.member,
+      body: { users: ['agent@example.com'] },
+    });
+    expect(removed.status).toBe(200);
+    expect((await list()).items.map(targetOf)).toEqual([`group:${DEMO_GROUPS.tier2}`]);
+    await h.request('POST', url, {
+      token: h.tokens.member,
+      body: { users: ['agent@example.com'] },
+    });
+    expect((await list()).items.map(targetOf)).toEqual([
+      `group:${DEMO_GROUPS.tier2}`,
+      'agent@example.com',
+    ]);
+  });
+
+  it('stores exactly one target per watcher, and a group once per record', async () => {
+    const group = await h.db
+      .selectFrom('groups')
+      .select('id')
+      .where('name', '=', DEMO_GROUPS.billing)
+      .executeTakeFirstOrThrow();
+    const row = (target: { user_id?: string; group_id?: string }) => ({
+      id: crypto.randomUUID(),
+      record_id: ticket,
+      created_at: new Date(),
+      ...target,
+    });
+    const insert = (values: ReturnType<typeof row>) =>
+      h.db.insertInto('watchers').values(values).execute();
+    await expect(insert(row({}))).rejects.toThrow(/watchers_one_target/);
+    await expect(insert(row({ user_id: h.users.billing.id, group_id: group.id }))).rejects.toThrow(
+      /watchers_one_target/,
+    );
+    await insert(row({ group_id: group.id }));
+    await expect(insert(row({ group_id: group.id }))).rejects.toThrow(/watchers_record_group/);
+    await h.db.deleteFrom('watchers').where('group_id', '=', group.id).execute();
   });
 
   it('guards access: 403 for a closed definition, 404 for an unknown record', async () => {
