@@ -6,20 +6,26 @@ import type { Clock } from './lib/clock.ts';
 import type { BffConfig } from './lib/config.ts';
 import type { AppEnv } from './lib/create-app.ts';
 import type { Logger } from './lib/logger.ts';
+import type { TokenStyles } from './lib/upstream.ts';
 import { systemClock } from './lib/clock.ts';
 import { createBaseApp } from './lib/create-app.ts';
 import { createSealer } from './lib/crypto.ts';
 import { problemResponse } from './lib/errors.ts';
 import { createLogger } from './lib/logger.ts';
+import { createProfileDetector } from './lib/profiles.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
+import { createSessionApi } from './lib/session-api.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/upstream.ts';
+import { workspaceStore } from './lib/workspace-store.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
+import { createDefinitionsRouter } from './routes/definitions/definitions.index.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
 import { unsafeTargetReason } from './routes/proxy/proxy-rules.ts';
 import { createProxyRouter } from './routes/proxy/proxy.index.ts';
 import { createSavedViewsRouter } from './routes/saved-views/saved-views.index.ts';
 import { createStaticRouter } from './routes/static/static.index.ts';
+import { createWorkspaceRouter } from './routes/workspace/workspace.index.ts';
 
 export type AppDeps = {
   config: BffConfig;
@@ -43,10 +49,28 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? createLogger({});
   const doFetch = deps.fetch ?? globalThis.fetch;
   const { config, store } = deps;
+  const random = deps.random ?? Math.random;
   const sealer = createSealer(config.sessionSecret);
-  const tokens = createTokenManager({ config, store, clock, sealer, fetch: doFetch, logger });
+  // Per region, in memory: the token request style that worked, and the detected profile.
+  const tokenStyles: TokenStyles = new Map();
+  const profiles = createProfileDetector({
+    fetch: doFetch,
+    timeoutMs: config.upstreamTimeoutMs,
+    logger,
+  });
+  const tokens = createTokenManager({
+    config,
+    store,
+    clock,
+    sealer,
+    fetch: doFetch,
+    logger,
+    styles: tokenStyles,
+  });
   const sessions = createSessions({ config, store, clock, sealer, tokens, logger });
   const limiter = createFailureLimiter({ ...config.loginRateLimit, clock });
+  const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
+  const workspace = workspaceStore(store.db);
 
   const app = createBaseApp(logger);
 
@@ -67,8 +91,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.route('/bff', createHealthRouter({ config, store, fetch: doFetch }));
-  app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch: doFetch, logger }));
+  app.route(
+    '/bff',
+    createAuthRouter({
+      config,
+      sessions,
+      limiter,
+      clock,
+      fetch: doFetch,
+      logger,
+      profiles,
+      tokenStyles,
+    }),
+  );
   app.route('/bff', createSavedViewsRouter({ db: store.db, sessions, clock }));
+  app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
+  app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
   app.route(
     '/api',
     createProxyRouter({
@@ -76,7 +114,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       sessions,
       tokens,
       logger,
-      random: deps.random ?? Math.random,
+      random,
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));

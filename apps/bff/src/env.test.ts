@@ -1,6 +1,6 @@
 // `pnpm start` behaviour: the real entry point, spawned with bad and good environments.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../test/fake-upstream.ts';
 import { startFakeUpstream } from '../test/fake-upstream.ts';
 import { parseEnv } from './env.ts';
+import { configFromEnv } from './lib/config.ts';
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsx = path.join(appDir, 'node_modules', '.bin', 'tsx');
@@ -58,6 +59,99 @@ describe('env validation', () => {
         /BFF_PGLITE_SHARED_BUFFERS_MB/,
       );
     }
+  });
+
+  it('reads the profiles (auto by default), token styles and operator files per region', async () => {
+    const base = { WORKSPACE_API_URL: 'http://127.0.0.1:4000/v1', SESSION_SECRET: 's'.repeat(32) };
+    expect(parseEnv(base)).toMatchObject({
+      WORKSPACE_API_PROFILE: 'auto',
+      WORKSPACE_API_PROFILE_EU: 'auto',
+      WORKSPACE_API_TOKEN_STYLE: 'auto',
+    });
+    expect(() => parseEnv({ ...base, WORKSPACE_API_PROFILE_EU: 'elementum' })).toThrow(
+      /WORKSPACE_API_PROFILE_EU/,
+    );
+    expect(() => parseEnv({ ...base, WORKSPACE_API_TOKEN_STYLE: 'basic' })).toThrow(
+      /WORKSPACE_API_TOKEN_STYLE/,
+    );
+    const identities = path.join(dataDir, 'identities.json');
+    const workspace = path.join(dataDir, 'workspace-eu.json');
+    await writeFile(
+      identities,
+      JSON.stringify({ identities: [{ clientId: 'c1', email: 'a@example.com', role: 'ADMIN' }] }),
+    );
+    await writeFile(
+      workspace,
+      JSON.stringify({
+        definitions: [
+          {
+            recordType: 'elements',
+            alias: 'customers',
+            name: 'Customers',
+            handle: 'CUS',
+            fields: [],
+          },
+        ],
+      }),
+    );
+    const config = configFromEnv(
+      parseEnv({
+        ...base,
+        WORKSPACE_API_URL_EU: 'http://127.0.0.1:4001/v1',
+        WORKSPACE_API_PROFILE: 'extended',
+        WORKSPACE_API_PROFILE_EU: 'hosted',
+        WORKSPACE_API_TOKEN_STYLE_EU: 'json',
+        BFF_IDENTITIES_FILE: identities,
+        BFF_WORKSPACE_FILE_EU: workspace,
+      }),
+    );
+    expect(config.regions.map((r) => [r.id, r.profile, r.tokenStyle, r.workspace.length])).toEqual([
+      ['default', 'extended', 'auto', 0],
+      ['eu', 'hosted', 'json', 1],
+    ]);
+    expect(config.identities).toEqual([{ clientId: 'c1', email: 'a@example.com', role: 'ADMIN' }]);
+    expect(configFromEnv(parseEnv(base)).identities).toBeNull();
+  });
+
+  it('exits 1 naming the operator file and its problem (identities, workspace)', async () => {
+    const identities = path.join(dataDir, 'bad-identities.json');
+    const workspace = path.join(dataDir, 'bad-workspace.json');
+    await writeFile(
+      identities,
+      JSON.stringify({ identities: [{ clientId: 'c1', email: 'a@example.com', role: 'ROOT' }] }),
+    );
+    await writeFile(
+      workspace,
+      JSON.stringify({
+        definitions: [
+          { recordType: 'apps', alias: 'a', name: 'A', handle: 'A', titleField: 'T', fields: [] },
+        ],
+      }),
+    );
+    const run = async (vars: Record<string, string>) => {
+      const child = spawn(tsx, ['src/index.ts'], {
+        cwd: appDir,
+        env: childEnv({
+          WORKSPACE_API_URL: upstream.apiUrl,
+          SESSION_SECRET: 'a-session-secret-that-is-long-enough-123',
+          BFF_DATA_DIR: path.join(dataDir, 'never-opened'),
+          ...vars,
+        }),
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { code, stderr };
+    };
+    const bad = await run({ BFF_IDENTITIES_FILE: identities });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('BFF_IDENTITIES_FILE');
+    expect(bad.stderr).toContain('identities.0.role');
+    expect(bad.stderr).not.toMatch(/at .*\.ts:\d+/);
+    const badWorkspace = await run({ BFF_WORKSPACE_FILE: workspace });
+    expect(badWorkspace.code).toBe(1);
+    expect(badWorkspace.stderr).toContain('BFF_WORKSPACE_FILE');
+    expect(badWorkspace.stderr).toContain('definitions.0.titleField: No field named "T"');
   });
 
   it('exits 1 naming every bad variable, without echoing the secret', async () => {

@@ -12,24 +12,51 @@ const apiUrl = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** Unset and empty are the same: the variable's default applies. */
+const blankIsUnset = (v: unknown) => (v === '' ? undefined : v);
+
+/** What a region's upstream is: detected at the first sign-in (`auto`), or said by the operator. */
+const profileSetting = z.preprocess(
+  blankIsUnset,
+  z.enum(['auto', 'extended', 'hosted']).default('auto'),
+);
+
+/**
+ * How the token request is sent: `auto` (form + HTTP Basic, then the JSON body on 400/415/422,
+ * remembered per region), or always one of them.
+ */
+const tokenStyleSetting = z.preprocess(
+  blankIsUnset,
+  z.enum(['auto', 'form', 'json']).default('auto'),
+);
+
+/** A path to an operator's JSON file; its content is validated at start by lib/config.ts. */
+const optionalFile = z.preprocess(blankIsUnset, z.string().min(1).optional());
+
 /** Environment schema; every key is a variable named in DESIGN.md section 2 or an operational knob. */
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   WORKSPACE_API_URL: apiUrl,
-  WORKSPACE_API_URL_EU: z.preprocess((v) => (v === '' ? undefined : v), apiUrl.optional()),
+  WORKSPACE_API_URL_EU: z.preprocess(blankIsUnset, apiUrl.optional()),
+  WORKSPACE_API_PROFILE: profileSetting,
+  WORKSPACE_API_PROFILE_EU: profileSetting,
+  WORKSPACE_API_TOKEN_STYLE: tokenStyleSetting,
+  WORKSPACE_API_TOKEN_STYLE_EU: tokenStyleSetting,
+  /** Client id -> email and role, for regions whose upstream has no `/v1/me` (hosted). */
+  BFF_IDENTITIES_FILE: optionalFile,
+  /** The workspace description (definitions) of a hosted region, per region. */
+  BFF_WORKSPACE_FILE: optionalFile,
+  BFF_WORKSPACE_FILE_EU: optionalFile,
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters'),
   PUBLIC_DIR: z.string().min(1).default(path.resolve(appRoot, '../web/dist')),
   BFF_DATA_DIR: z.string().min(1).default(path.resolve(appRoot, '.data/bff')),
   // Unset: the store's default (PGLITE_SHARED_BUFFERS_MB in db/store.ts, 16).
   BFF_PGLITE_SHARED_BUFFERS_MB: z.preprocess(
-    (v) => (v === '' ? undefined : v),
+    blankIsUnset,
     z.coerce.number().int().min(1).max(4096).optional(),
   ),
-  BFF_DATABASE_URL: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  ),
+  BFF_DATABASE_URL: z.preprocess(blankIsUnset, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   SESSION_IDLE_MINUTES: positiveInt.default(30),
   SESSION_ABSOLUTE_HOURS: positiveInt.default(12),
   UPSTREAM_TIMEOUT_MS: positiveInt.default(30_000),

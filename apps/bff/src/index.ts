@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { openStore } from './db/store.ts';
 import { EnvError, readEnv } from './env.ts';
+import { ConfigFileError } from './lib/config-file.ts';
 import { configFromEnv } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
 
@@ -24,8 +25,23 @@ function loadEnv() {
   }
 }
 
+/** The config, reading the operator files the env names; a bad file stops the process (exit 1). */
+function loadConfig(env: ReturnType<typeof readEnv>) {
+  try {
+    return configFromEnv(env);
+  } catch (error) {
+    if (error instanceof ConfigFileError) {
+      process.stderr.write(
+        `bff: invalid ${error.variable} (${error.file}):\n${error.problems.map((p) => `  ${p}`).join('\n')}\n`,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 const env = loadEnv();
-const config = configFromEnv(env);
+const config = loadConfig(env);
 const logger = createLogger({ level: env.LOG_LEVEL });
 const store = await openStore(
   env.BFF_DATABASE_URL
@@ -51,7 +67,7 @@ sweep.unref();
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
   logger.info('listening', {
     url: `http://${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`,
-    regions: config.regions.map((r) => r.id),
+    regions: config.regions.map((r) => `${r.id} (${r.profile})`),
     console: config.publicDir,
     store: env.BFF_DATABASE_URL ? 'postgres' : 'pglite',
   });

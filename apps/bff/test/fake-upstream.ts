@@ -1,5 +1,7 @@
 // A fault-injecting stand-in for the workspace API on a real loopback port (node:http), so the
-// BFF's real fetch, sockets and streams are exercised. Every request is recorded.
+// BFF's real fetch, sockets and streams are exercised. Every request is recorded. Two modes:
+// `extended` (our API: `/v1/me`, token 200 from form + Basic) and `hosted` (the published
+// contract only: no `/v1/me`, token 201 from a JSON body only, tolerant reply shapes).
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,12 +32,17 @@ export type Recorded = {
   startedAt: number;
 };
 
+/** A second credential the fake accepts (e.g. another person in the owner-id tests). */
+export const OTHER_CLIENT_ID = 'client-2';
+export const OTHER_CLIENT_SECRET = 'Other-S3cr3t-Value-Never-Logged-9876543210';
+
 /** A handler for `/v1/*` (except `/v1/me`). `rec` fills in while the body streams. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rec: Recorded) => void;
 
 export type FakeUpstream = {
   /** The API base, ending in `/v1`. */
   apiUrl: string;
+  mode: 'extended' | 'hosted';
   requests: Recorded[];
   /** Requests other than the token endpoint. */
   apiRequests(): Recorded[];
@@ -45,6 +52,11 @@ export type FakeUpstream = {
   tokenTtlSeconds: number;
   /** Status the token endpoint answers with instead of issuing (e.g. 503, 429). */
   tokenFailure: number | undefined;
+  /** The body of that answer (default `{error: 'temporarily_unavailable'}`). */
+  tokenFailureBody: unknown;
+  /** Status `/v1/me` answers with instead of the mode's answer (e.g. 401, 405, 500), never a Me. */
+  meStatus: number | undefined;
+  meDelayMs: number;
   route: RouteHandler;
   /** Make every issued token invalid (the next API call with it gets 401). */
   revokeTokens(): void;
@@ -82,10 +94,17 @@ export const echoRoute: RouteHandler = (req, res, rec) => {
  * const upstream = await startFakeUpstream();
  * upstream.route = (req, res) => { res.writeHead(503); res.end(); };
  */
-export async function startFakeUpstream(): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  options: { mode?: 'extended' | 'hosted' } = {},
+): Promise<FakeUpstream> {
   const valid = new Set<string>();
+  const clients = new Map([
+    [CLIENT_ID, CLIENT_SECRET],
+    [OTHER_CLIENT_ID, OTHER_CLIENT_SECRET],
+  ]);
   const state: FakeUpstream = {
     apiUrl: '',
+    mode: options.mode ?? 'extended',
     requests: [],
     apiRequests: () => state.requests.filter((r) => !r.url.startsWith('/oauth/')),
     tokenCalls: 0,
@@ -93,6 +112,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     tokenDelayMs: 0,
     tokenTtlSeconds: 3600,
     tokenFailure: undefined,
+    tokenFailureBody: { error: 'temporarily_unavailable' },
+    meStatus: undefined,
+    meDelayMs: 0,
     route: echoRoute,
     revokeTokens: () => valid.clear(),
     reset() {
@@ -101,6 +123,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       state.tokenDelayMs = 0;
       state.tokenTtlSeconds = 3600;
       state.tokenFailure = undefined;
+      state.tokenFailureBody = { error: 'temporarily_unavailable' };
+      state.meStatus = undefined;
+      state.meDelayMs = 0;
       state.route = echoRoute;
     },
     close: async () => {
@@ -132,34 +157,50 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
 
     if (rec.url === '/oauth/token') {
       state.tokenCalls++;
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const reply = () => {
           if (state.tokenFailure !== undefined) {
-            json(
-              res,
-              state.tokenFailure,
-              { error: 'temporarily_unavailable' },
-              { 'retry-after': '7' },
-            );
+            json(res, state.tokenFailure, state.tokenFailureBody, { 'retry-after': '7' });
             return;
           }
-          const basic = (req.headers.authorization ?? '').replace(/^Basic /, '');
-          const [id, secret] = Buffer.from(basic, 'base64')
-            .toString()
-            .split(':')
-            .map(decodeURIComponent);
-          if (id !== CLIENT_ID || secret !== CLIENT_SECRET) {
+          const hosted = state.mode === 'hosted';
+          let id: string | undefined;
+          let secret: string | undefined;
+          if (hosted) {
+            // The published operation takes a JSON body only (as Prism enforces it).
+            if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+              json(res, 400, { message: 'Request body must be JSON' });
+              return;
+            }
+            const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<
+              string,
+              unknown
+            >;
+            id = typeof body.client_id === 'string' ? body.client_id : undefined;
+            secret = typeof body.client_secret === 'string' ? body.client_secret : undefined;
+          } else {
+            const basic = (req.headers.authorization ?? '').replace(/^Basic /, '');
+            [id, secret] = Buffer.from(basic, 'base64')
+              .toString()
+              .split(':')
+              .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+          }
+          if (id === undefined || clients.get(id) !== secret) {
             json(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic' });
             return;
           }
           const token = `tok-${state.issued.length + 1}-${Math.random().toString(36).slice(2)}`;
           state.issued.push(token);
           valid.add(token);
+          // Hosted: 201, and only the key a client cannot do without is promised.
           json(
             res,
-            200,
-            { access_token: token, token_type: 'Bearer', expires_in: state.tokenTtlSeconds },
+            hosted ? 201 : 200,
+            hosted
+              ? { access_token: token, expires_in: state.tokenTtlSeconds }
+              : { access_token: token, token_type: 'Bearer', expires_in: state.tokenTtlSeconds },
             { 'cache-control': 'no-store' },
           );
         };
@@ -182,7 +223,13 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     }
     if (rec.url === '/v1/me') {
       req.resume();
-      json(res, 200, ME);
+      // A forced status comes with a body that is not a Me (even a 200).
+      const forced = state.meStatus;
+      setTimeout(() => {
+        if (forced !== undefined) json(res, forced, { message: 'Not Found' });
+        else if (state.mode === 'hosted') json(res, 404, { message: 'Not Found' });
+        else json(res, 200, ME);
+      }, state.meDelayMs);
       return;
     }
     state.route(req, res, rec);

@@ -84,7 +84,13 @@ export async function createHarness(
   };
 
   const login = async (
-    input: { clientId?: string; clientSecret?: string; region?: string; cookie?: string } = {},
+    input: {
+      clientId?: string;
+      clientSecret?: string;
+      region?: string;
+      cookie?: string;
+      email?: string;
+    } = {},
   ) => {
     const res = await request('/bff/login', {
       method: 'POST',
@@ -97,6 +103,7 @@ export async function createHarness(
         clientId: input.clientId ?? CLIENT_ID,
         clientSecret: input.clientSecret ?? CLIENT_SECRET,
         region: input.region ?? 'default',
+        ...(input.email === undefined ? {} : { email: input.email }),
       }),
     });
     const setCookie = res.headers.get('set-cookie') ?? '';

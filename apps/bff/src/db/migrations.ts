@@ -70,11 +70,43 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
+  // Sessions keep the owner of their data apart from the person shown: hosted sessions have no
+  // `/v1/me`, so their owner is derived from (region, client id). Older rows held the `/v1/me`
+  // reply, whose id was the owner: filled in here, and read the same way by the store for rows an
+  // older instance may still write during a rolling deploy. Plus the hosted workspace description.
+  '0004_session_owner_and_workspace_definitions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sessions').addColumn('owner_id', 'text').execute();
+      await db.schema.alterTable('sessions').addColumn('profile', 'text').execute();
+      await sql`update sessions set owner_id = user_json->>'id', profile = 'extended' where owner_id is null`.execute(
+        db,
+      );
+      await db.schema
+        .createTable('workspace_definitions')
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('record_type', 'text', (c) => c.notNull())
+        .addColumn('alias', 'text', (c) => c.notNull())
+        .addColumn('definition', 'jsonb', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_by', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('workspace_definitions_pk', ['region', 'record_type', 'alias'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {
   getMigrations: async () => migrations,
 };
+
+function migrator(db: Kysely<unknown>): Migrator {
+  return new Migrator({
+    db,
+    provider,
+    migrationTableName: 'bff_migrations',
+    migrationLockTableName: 'bff_migrations_lock',
+  });
+}
 
 /**
  * Bring the store's schema up to date; throws on the first failing migration.
@@ -83,12 +115,18 @@ const provider: MigrationProvider = {
  * await migrateToLatest(db);
  */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider,
-    migrationTableName: 'bff_migrations',
-    migrationLockTableName: 'bff_migrations_lock',
-  });
-  const { error } = await migrator.migrateToLatest();
+  const { error } = await migrator(db).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Bring the schema to one named migration (tests of a later migration over older rows).
+ *
+ * @example
+ * await migrateTo(db, '0003_saved_views_per_definition');
+ */
+export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void> {
+  if (!(name in migrations)) throw new RangeError(`No migration named ${name}`);
+  const { error } = await migrator(db).migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

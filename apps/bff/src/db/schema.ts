@@ -11,7 +11,18 @@ export type SessionsTable = {
   /** AES-256-GCM sealed client secret (AAD: id_hash). */
   secret_sealed: string;
   region: string;
+  /**
+   * The person shown (a SessionUser). Rows written before migration 0004 hold the `/v1/me` reply
+   * instead; the store reads both.
+   */
   user_json: ColumnType<unknown, string, string>;
+  /**
+   * Key of the session's own data (saved views): the `/v1/me` user id (extended) or a UUID v5 of
+   * region and client id (hosted). Never an unverified email. Null only in rows from before 0004.
+   */
+  owner_id: string | null;
+  /** `extended` or `hosted`: the region's profile when the session began (null before 0004). */
+  profile: string | null;
   /** AES-256-GCM sealed access token (AAD: id_hash), or null before the first token. */
   token_sealed: string | null;
   token_refresh_at: ColumnType<number | string | null, number | null, number | null>;
@@ -42,8 +53,21 @@ export type UserPreferencesTable = {
   updated_at: Millis;
 };
 
+/** Definitions saved on the Workspace setup page, per region (hosted profile). */
+export type WorkspaceDefinitionsTable = {
+  region: string;
+  record_type: string;
+  alias: string;
+  /** A Definition (api-client DefinitionSchema), checked before it is written. */
+  definition: ColumnType<unknown, string, string>;
+  updated_at: Millis;
+  /** Who saved it: the session user's email, else the client id. */
+  updated_by: string;
+};
+
 export type BffDatabase = {
   sessions: SessionsTable;
   saved_views: SavedViewsTable;
   user_preferences: UserPreferencesTable;
+  workspace_definitions: WorkspaceDefinitionsTable;
 };

@@ -4,13 +4,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { sql } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { capabilitiesFor } from '@wsc/api-client';
+import { PGliteDialect } from '@wsc/pglite-kysely';
+
 import type { FakeUpstream } from '../../test/fake-upstream.ts';
-import { startFakeUpstream } from '../../test/fake-upstream.ts';
-import { createHarness } from '../../test/harness.ts';
+import type { BffDatabase } from './schema.ts';
+import { CLIENT_ID, CLIENT_SECRET, ME, startFakeUpstream } from '../../test/fake-upstream.ts';
+import { createHarness, SESSION_SECRET } from '../../test/harness.ts';
 import { postgresAvailable, startPostgres } from '../../test/postgres.ts';
+import { createSealer, hashSessionId, newSessionId } from '../lib/crypto.ts';
+import { migrateTo, migrateToLatest } from './migrations.ts';
 import { openStore, PGLITE_SHARED_BUFFERS_MB } from './store.ts';
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -47,12 +54,99 @@ describe('the PGlite session store', () => {
 
     const tables = await second.db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['sessions', 'saved_views', 'user_preferences']),
+      expect.arrayContaining([
+        'sessions',
+        'saved_views',
+        'user_preferences',
+        'workspace_definitions',
+      ]),
     );
     // A sweep removes sessions past their absolute expiry.
     expect(await second.sweep(Date.now() + 13 * 3_600_000, 0)).toBeGreaterThanOrEqual(1);
     expect((await after.api('/bff/session', { cookie })).status).toBe(200); // still cached in memory
     await second.close();
+  });
+});
+
+describe('sessions from before the owner/profile columns (migration 0004)', () => {
+  it('load as extended sessions of the /v1/me user, who keeps their saved views', async () => {
+    const h = await createHarness({ upstream });
+    const cookie = newSessionId();
+    const idHash = hashSessionId(cookie);
+    const sealer = createSealer(SESSION_SECRET);
+    const now = h.clock.now();
+    // The row exactly as an older BFF wrote it: the `/v1/me` reply as the user, no owner or
+    // profile (what an older instance still writes during a rolling deploy).
+    await h.store.db
+      .insertInto('sessions')
+      .values({
+        id_hash: idHash,
+        client_id: CLIENT_ID,
+        secret_sealed: sealer.seal(CLIENT_SECRET, idHash),
+        region: 'default',
+        user_json: JSON.stringify(ME),
+        owner_id: null,
+        profile: null,
+        token_sealed: null,
+        token_refresh_at: null,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: now + 3_600_000,
+      })
+      .execute();
+    const name = `Old view ${Date.now()}`;
+    const view = await h.store.db
+      .insertInto('saved_views')
+      .values({
+        user_id: ME.id,
+        region: 'default',
+        name,
+        record_type: 'apps',
+        alias: 'support',
+        search: JSON.stringify({ filter: '', sort: '', columns: [] }),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    const session = await h.api('/bff/session', { cookie });
+    expect(session.status).toBe(200);
+    expect(await session.json()).toMatchObject({
+      user: {
+        id: ME.id,
+        email: ME.email,
+        firstName: ME.firstName,
+        lastName: ME.lastName,
+        clientId: CLIENT_ID,
+        role: 'ADMIN',
+        identity: 'api',
+      },
+      capabilities: capabilitiesFor('extended'),
+    });
+    expect((await h.api(`/bff/views/${view.id}`, { cookie })).status).toBe(200);
+    // And the stored secret still gets a token for the proxy.
+    expect((await h.api('/api/v1/users', { cookie })).status).toBe(200);
+  });
+});
+
+describe('migration 0004 over existing sessions', () => {
+  it('fills in the owner (the /v1/me id) and the extended profile of every earlier session', async () => {
+    const db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(await PGlite.create()) });
+    try {
+      await migrateTo(db as Kysely<unknown>, '0003_saved_views_per_definition');
+      await sql`insert into sessions (id_hash, client_id, secret_sealed, region, user_json, created_at, last_seen_at, expires_at)
+        values ('h1', ${CLIENT_ID}, 'v1.x', 'default', ${JSON.stringify(ME)}, 1, 1, 2)`.execute(db);
+      await migrateToLatest(db as Kysely<unknown>);
+      const row = await db
+        .selectFrom('sessions')
+        .select(['owner_id', 'profile'])
+        .where('id_hash', '=', 'h1')
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ owner_id: ME.id, profile: 'extended' });
+    } finally {
+      await db.destroy();
+    }
   });
 });
 

@@ -3,10 +3,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
-import type { Me } from '@wsc/api-client';
+import type { Profile, SessionUser } from '@wsc/api-client';
+import { MeSchema, SessionUserSchema } from '@wsc/api-client';
 import { initPgliteDir, PGliteDialect, pgliteStartParams } from '@wsc/pglite-kysely';
 
 import type { BffDatabase } from './schema.ts';
+import { ownerIdFor } from '../lib/identities.ts';
 import { migrateToLatest } from './migrations.ts';
 
 export type RegionId = 'default' | 'eu';
@@ -17,7 +19,12 @@ export type SessionRecord = {
   clientId: string;
   secretSealed: string;
   region: RegionId;
-  user: Me;
+  /** The region's profile when the session began; decides its capabilities. */
+  profile: Profile;
+  /** Key of the session's own data (saved views); see SessionsTable.owner_id. */
+  ownerId: string;
+  /** The person shown to the console. */
+  user: SessionUser;
   tokenSealed: string | null;
   tokenRefreshAt: number | null;
   createdAt: number;
@@ -79,24 +86,54 @@ export async function openStore(options: StoreOptions): Promise<SessionStore> {
   return createStore(db);
 }
 
+/**
+ * The stored user of a session: a SessionUser, or (rows from before migration 0004) the `/v1/me`
+ * reply, which was verified by the API and owned the session's data.
+ */
+function storedUser(
+  raw: unknown,
+  clientId: string,
+): { user: SessionUser; meId: string | undefined } {
+  const user = SessionUserSchema.safeParse(raw);
+  if (user.success) return { user: user.data, meId: undefined };
+  const me = MeSchema.safeParse(raw);
+  if (me.success) {
+    const { id, email, firstName, lastName, role } = me.data;
+    return {
+      user: { id, email, firstName, lastName, clientId, role, identity: 'api' },
+      meId: id,
+    };
+  }
+  return { user: { clientId, role: 'UNKNOWN', identity: 'none' }, meId: undefined };
+}
+
 function toRecord(row: {
   id_hash: string;
   client_id: string;
   secret_sealed: string;
   region: string;
   user_json: unknown;
+  owner_id: string | null;
+  profile: string | null;
   token_sealed: string | null;
   token_refresh_at: number | string | null;
   created_at: number | string;
   last_seen_at: number | string;
   expires_at: number | string;
 }): SessionRecord {
+  const region = row.region === 'eu' ? 'eu' : 'default';
+  const raw: unknown =
+    typeof row.user_json === 'string' ? JSON.parse(row.user_json) : row.user_json;
+  const { user, meId } = storedUser(raw, row.client_id);
   return {
     idHash: row.id_hash,
     clientId: row.client_id,
     secretSealed: row.secret_sealed,
-    region: row.region === 'eu' ? 'eu' : 'default',
-    user: (typeof row.user_json === 'string' ? JSON.parse(row.user_json) : row.user_json) as Me,
+    region,
+    // Only sessions that signed in through `/v1/me` predate the profile column.
+    profile: row.profile === 'hosted' ? 'hosted' : 'extended',
+    ownerId: row.owner_id ?? meId ?? ownerIdFor(region, row.client_id),
+    user,
     tokenSealed: row.token_sealed,
     tokenRefreshAt: row.token_refresh_at === null ? null : Number(row.token_refresh_at),
     createdAt: Number(row.created_at),
@@ -116,6 +153,8 @@ function createStore(db: Kysely<BffDatabase>): SessionStore {
           client_id: s.clientId,
           secret_sealed: s.secretSealed,
           region: s.region,
+          profile: s.profile,
+          owner_id: s.ownerId,
           user_json: JSON.stringify(s.user),
           token_sealed: s.tokenSealed,
           token_refresh_at: s.tokenRefreshAt,

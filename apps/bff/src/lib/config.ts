@@ -1,8 +1,18 @@
 // The BFF's runtime configuration: built from env in production, written directly by tests.
+import type { Definition, Profile } from '@wsc/api-client';
 import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
 
 import type { RegionId } from '../db/store.ts';
 import type { Env } from '../env.ts';
+import type { Identity } from './identities.ts';
+import { readIdentitiesFile } from './identities.ts';
+import { MAX_STORED_DEFINITIONS, readWorkspaceFile } from './workspace-definitions.ts';
+
+/** A region's profile as configured: `auto` is detected at the first sign-in (lib/profiles.ts). */
+export type ProfileSetting = Profile | 'auto';
+
+/** How the token request is sent: `auto` tries form + Basic, then JSON, and remembers. */
+export type TokenStyleSetting = 'auto' | 'form' | 'json';
 
 export type Region = {
   id: RegionId;
@@ -11,6 +21,10 @@ export type Region = {
   apiUrl: string;
   /** The base URL without `/v1`, plus `/oauth/token`. */
   tokenUrl: string;
+  profile: ProfileSetting;
+  tokenStyle: TokenStyleSetting;
+  /** Definitions from the region's BFF_WORKSPACE_FILE (hosted profile); read-only. */
+  workspace: Definition[];
 };
 
 export type BffConfig = {
@@ -26,8 +40,17 @@ export type BffConfig = {
   touchIntervalMs: number;
   /** How long a session row read from the store is trusted in memory. */
   sessionCacheMs: number;
-  /** Time allowed for upstream response headers before answering 504. */
+  /** Time allowed for upstream response headers, counted from the end of the request body. */
   upstreamTimeoutMs: number;
+  /** A request body that sends nothing (or cannot be sent on) for this long is aborted. */
+  bodyIdleTimeoutMs: number;
+  /**
+   * BFF_IDENTITIES_FILE: client id -> email and role for hosted regions; `null` when not
+   * configured (then any signed-in user may edit the workspace description).
+   */
+  identities: Identity[] | null;
+  /** Definitions one region may keep in the store (the Workspace setup page). */
+  maxStoredDefinitions: number;
   retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number; maxRetryAfterMs: number };
   loginRateLimit: { max: number; windowMs: number };
   /** A token is refreshed once this fraction of its lifetime has passed. */
@@ -51,14 +74,21 @@ export function tokenUrlFor(apiUrl: string): string {
  * A region entry from its API base URL.
  *
  * @example
- * const eu = regionFor('eu', 'http://127.0.0.1:4001/v1');
+ * const eu = regionFor('eu', 'http://127.0.0.1:4001/v1', { profile: 'hosted' });
  */
-export function regionFor(id: RegionId, apiUrl: string): Region {
+export function regionFor(
+  id: RegionId,
+  apiUrl: string,
+  options: Partial<Pick<Region, 'profile' | 'tokenStyle' | 'workspace'>> = {},
+): Region {
   return {
     id,
     label: id === 'eu' ? 'EU' : 'Default',
     apiUrl: apiUrl.replace(/\/$/, ''),
     tokenUrl: tokenUrlFor(apiUrl),
+    profile: options.profile ?? 'auto',
+    tokenStyle: options.tokenStyle ?? 'auto',
+    workspace: options.workspace ?? [],
   };
 }
 
@@ -76,6 +106,9 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     touchIntervalMs: 60_000,
     sessionCacheMs: 5_000,
     upstreamTimeoutMs: 30_000,
+    bodyIdleTimeoutMs: 60_000,
+    identities: null,
+    maxStoredDefinitions: MAX_STORED_DEFINITIONS,
     retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 2_000 },
     loginRateLimit: { max: 10, windowMs: 5 * 60_000 },
     tokenRefreshRatio: 0.9,
@@ -83,17 +116,37 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
 }
 
 /**
- * The configuration the server runs with, from validated env.
+ * The configuration the server runs with, from validated env. Reads the operator files it names
+ * (identities, workspace descriptions) and throws ConfigFileError naming the first bad one.
  *
  * @example
  * const config = configFromEnv(readEnv());
  */
 export function configFromEnv(env: Env): BffConfig {
-  const regions = [regionFor('default', env.WORKSPACE_API_URL)];
-  if (env.WORKSPACE_API_URL_EU) regions.push(regionFor('eu', env.WORKSPACE_API_URL_EU));
+  const workspace = (variable: string, file: string | undefined) =>
+    file ? readWorkspaceFile(variable, file) : [];
+  const regions = [
+    regionFor('default', env.WORKSPACE_API_URL, {
+      profile: env.WORKSPACE_API_PROFILE,
+      tokenStyle: env.WORKSPACE_API_TOKEN_STYLE,
+      workspace: workspace('BFF_WORKSPACE_FILE', env.BFF_WORKSPACE_FILE),
+    }),
+  ];
+  if (env.WORKSPACE_API_URL_EU) {
+    regions.push(
+      regionFor('eu', env.WORKSPACE_API_URL_EU, {
+        profile: env.WORKSPACE_API_PROFILE_EU,
+        tokenStyle: env.WORKSPACE_API_TOKEN_STYLE_EU,
+        workspace: workspace('BFF_WORKSPACE_FILE_EU', env.BFF_WORKSPACE_FILE_EU),
+      }),
+    );
+  }
   return {
     ...defaultConfig(),
     regions,
+    identities: env.BFF_IDENTITIES_FILE
+      ? readIdentitiesFile('BFF_IDENTITIES_FILE', env.BFF_IDENTITIES_FILE)
+      : null,
     sessionSecret: env.SESSION_SECRET,
     // Checked per request, so a console built after the BFF started is served without a restart.
     publicDir: env.PUBLIC_DIR,

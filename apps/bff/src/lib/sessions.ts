@@ -1,6 +1,6 @@
 // Session lifecycle: create at sign-in, load (with a short in-memory cache and throttled idle
 // touch), expire by idle and absolute time, destroy at sign-out.
-import type { Me } from '@wsc/api-client';
+import type { Profile, SessionUser } from '@wsc/api-client';
 
 import type { RegionId, SessionRecord, SessionStore } from '../db/store.ts';
 import type { Clock } from './clock.ts';
@@ -48,7 +48,9 @@ export type Sessions = {
     clientId: string;
     clientSecret: string;
     region: RegionId;
-    user: Me;
+    profile: Profile;
+    ownerId: string;
+    user: SessionUser;
     accessToken: string;
     tokenRefreshAt: number;
   }): Promise<{ id: string; record: SessionRecord }>;
@@ -116,6 +118,8 @@ export function createSessions(deps: {
         clientId: input.clientId,
         secretSealed: sealer.seal(input.clientSecret, idHash),
         region: input.region,
+        profile: input.profile,
+        ownerId: input.ownerId,
         user: input.user,
         tokenSealed: sealer.seal(input.accessToken, idHash),
         tokenRefreshAt: input.tokenRefreshAt,

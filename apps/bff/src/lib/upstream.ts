@@ -6,10 +6,10 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 
-import type { Me, TokenResponse } from '@wsc/api-client';
+import type { Me, TokenRequestStyle, TokenResponse } from '@wsc/api-client';
 import { isApiError, MeSchema, parseRetryAfter, requestToken } from '@wsc/api-client';
 
-import type { SessionRecord, SessionStore } from '../db/store.ts';
+import type { RegionId, SessionRecord, SessionStore } from '../db/store.ts';
 import type { Clock } from './clock.ts';
 import type { BffConfig, Region } from './config.ts';
 import type { Sealer } from './crypto.ts';
@@ -47,43 +47,78 @@ export type TokenManager = {
   prime(idHash: string, token: string, refreshAt: number): void;
 };
 
+/** Per region: the token request style that worked after a fallback (lib/upstream.ts fetchToken). */
+export type TokenStyles = Map<RegionId, TokenRequestStyle>;
+
+/** Answers to form + Basic that may mean "send the JSON body instead" (Prism answers 422). */
+const FALLBACK_STATUS = new Set([400, 415, 422]);
+/** RFC 6749 codes that mean the credentials themselves are wrong, whatever the status. */
+const CREDENTIAL_CODES = new Set(['invalid_client', 'invalid_grant', 'unauthorized_client']);
+
+function tokenFailure(error: unknown): Error {
+  if (isApiError(error)) {
+    // Only these mean "wrong credentials" (and count as a failed sign-in); any other 4xx is the
+    // service not understanding us, which the person signing in cannot fix.
+    if (error.status === 401 || CREDENTIAL_CODES.has(error.code)) {
+      return new CredentialsRejectedError(error.code);
+    }
+    if (error.status === 429) {
+      return new UpstreamUnavailableError('token rate limited', 'rate_limited', error.retryAfter);
+    }
+    return new UpstreamUnavailableError(
+      `token endpoint answered ${error.status}`,
+      error.status === 0 ? 'unreachable' : 'bad_reply',
+    );
+  }
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new UpstreamUnavailableError('token endpoint timed out', 'timeout');
+  }
+  return new UpstreamUnavailableError('token endpoint failed', 'unreachable');
+}
+
 /**
  * Call the token endpoint; maps RFC 6749 errors and network failures to the BFF's error types.
+ * With the region's `tokenStyle` `auto`: form + HTTP Basic first (the service's documentation),
+ * and on 400/415/422 (without a credentials error code) once more with the JSON body of its
+ * published OpenAPI; when that works, the region uses JSON from then on. Any 2xx with an
+ * `access_token` is success.
  *
  * @example
- * const token = await fetchToken(fetch, region, clientId, secret, config.upstreamTimeoutMs);
+ * const token = await fetchToken({ fetch, region, clientId, clientSecret, timeoutMs: 30_000, styles });
  */
-export async function fetchToken(
-  doFetch: typeof fetch,
-  region: Region,
-  clientId: string,
-  clientSecret: string,
-  timeoutMs: number,
-): Promise<TokenResponse> {
-  try {
-    return await requestToken({
+export async function fetchToken(options: {
+  fetch: typeof fetch;
+  region: Region;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+  styles: TokenStyles;
+}): Promise<TokenResponse> {
+  const { region } = options;
+  const request = (style: TokenRequestStyle) =>
+    requestToken({
       tokenUrl: region.tokenUrl,
-      clientId,
-      clientSecret,
-      fetch: doFetch,
-      signal: AbortSignal.timeout(timeoutMs),
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      style,
+      fetch: options.fetch,
+      signal: AbortSignal.timeout(options.timeoutMs),
     });
+  const fixed = region.tokenStyle === 'auto' ? options.styles.get(region.id) : region.tokenStyle;
+  try {
+    if (fixed) return await request(fixed);
+    try {
+      return await request('form');
+    } catch (error) {
+      const retry =
+        isApiError(error) && FALLBACK_STATUS.has(error.status) && !CREDENTIAL_CODES.has(error.code);
+      if (!retry) throw error;
+    }
+    const reply = await request('json');
+    options.styles.set(region.id, 'json');
+    return reply;
   } catch (error) {
-    if (isApiError(error)) {
-      if (error.status === 400 || error.status === 401)
-        throw new CredentialsRejectedError(error.code);
-      if (error.status === 429) {
-        throw new UpstreamUnavailableError('token rate limited', 'rate_limited', error.retryAfter);
-      }
-      throw new UpstreamUnavailableError(
-        `token endpoint answered ${error.status}`,
-        error.status === 0 ? 'unreachable' : 'bad_reply',
-      );
-    }
-    if (error instanceof Error && error.name === 'TimeoutError') {
-      throw new UpstreamUnavailableError('token endpoint timed out', 'timeout');
-    }
-    throw new UpstreamUnavailableError('token endpoint failed', 'unreachable');
+    throw tokenFailure(error);
   }
 }
 
@@ -125,7 +160,7 @@ export async function fetchMe(
  * restart or a second instance reuses them instead of calling the token endpoint again.
  *
  * @example
- * const tokens = createTokenManager({ config, store, clock, sealer, fetch, logger });
+ * const tokens = createTokenManager({ config, store, clock, sealer, fetch, logger, styles: new Map() });
  * const token = await tokens.get(session);
  */
 export function createTokenManager(deps: {
@@ -135,6 +170,7 @@ export function createTokenManager(deps: {
   sealer: Sealer;
   fetch: typeof fetch;
   logger: Logger;
+  styles: TokenStyles;
 }): TokenManager {
   const { config, store, clock, sealer } = deps;
   const cache = new Map<string, CachedToken>();
@@ -155,13 +191,14 @@ export function createTokenManager(deps: {
     if (!region) throw new CredentialsRejectedError('region no longer configured');
     const secret = sealer.open(session.secretSealed, session.idHash);
     const issuedAt = clock.now();
-    const reply = await fetchToken(
-      deps.fetch,
+    const reply = await fetchToken({
+      fetch: deps.fetch,
       region,
-      session.clientId,
-      secret,
-      config.upstreamTimeoutMs,
-    );
+      clientId: session.clientId,
+      clientSecret: secret,
+      timeoutMs: config.upstreamTimeoutMs,
+      styles: deps.styles,
+    });
     const refreshAt = issuedAt + reply.expires_in * 1000 * config.tokenRefreshRatio;
     remember(session.idHash, { token: reply.access_token, refreshAt });
     rejected.delete(session.idHash);
@@ -244,7 +281,10 @@ export type ExchangeOptions = {
   /** GET/HEAD: may be retried. */
   idempotent: boolean;
   clientSignal: AbortSignal;
+  /** Time for the response headers, from the end of the request body. */
   timeoutMs: number;
+  /** Longest pause while the request body streams (either side) before it is aborted. */
+  bodyIdleMs: number;
   retry: BffConfig['retry'];
   random: () => number;
   onRetry?: (attempt: number, reason: string, delayMs: number) => void;
@@ -253,6 +293,11 @@ export type ExchangeOptions = {
 /** The upstream did not send response headers within the timeout. */
 export class UpstreamTimeoutError extends Error {
   override readonly name = 'UpstreamTimeoutError';
+}
+
+/** The browser stopped sending the request body for longer than the body idle timeout. */
+export class BodyStalledError extends Error {
+  override readonly name = 'BodyStalledError';
 }
 
 /** The browser went away before the upstream answered. */
@@ -292,7 +337,13 @@ export function fullJitter(
 /**
  * One HTTP request over node:http (several times cheaper per request than fetch, which matters
  * for the 1 ms budget). Resolves at response headers; the body is left to the caller. A client
- * abort destroys the upstream request at once, and so does the headers timeout.
+ * abort destroys the upstream request at once.
+ *
+ * Two clocks. The headers timeout counts from the end of the request body (the request's
+ * `finish`) to the response headers, so a large upload over a slow link is not mistaken for a
+ * slow upstream. While a body streams, an idle timer (reset on every chunk) aborts it when nothing
+ * moves for `bodyIdleMs`: the browser stopped sending (BodyStalledError), or the upstream stopped
+ * taking bytes (UpstreamTimeoutError; this also bounds a connection that never opens).
  */
 function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -304,10 +355,17 @@ function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
       agent: secure ? agents.https : agents.http,
     });
     let settled = false;
+    let headersTimer: NodeJS.Timeout | undefined;
+    let idleTimer: NodeJS.Timeout | undefined;
     const onAbort = () => req.destroy(new ClientAbortedError());
-    const timer = setTimeout(() => req.destroy(new UpstreamTimeoutError()), options.timeoutMs);
+    const startHeadersTimer = () => {
+      clearTimeout(idleTimer);
+      if (settled || headersTimer) return;
+      headersTimer = setTimeout(() => req.destroy(new UpstreamTimeoutError()), options.timeoutMs);
+    };
     const detach = () => {
-      clearTimeout(timer);
+      clearTimeout(headersTimer);
+      clearTimeout(idleTimer);
     };
     options.clientSignal.addEventListener('abort', onAbort, { once: true });
     req.on('response', (res) => {
@@ -329,9 +387,23 @@ function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
     }
     const body = options.body;
     if (!body) {
+      // No body to wait for: the request ends now. (Its `finish` would wait for the connection.)
+      startHeadersTimer();
       req.end();
       return;
     }
+    const armIdle = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        // Paused by backpressure, or sent in full but not yet flushed: the upstream is the slow
+        // side. Otherwise the browser stopped sending.
+        const upstreamSide = body.readableEnded || req.writableNeedDrain;
+        req.destroy(upstreamSide ? new UpstreamTimeoutError() : new BodyStalledError());
+      }, options.bodyIdleMs);
+    };
+    armIdle();
+    body.on('data', armIdle);
+    req.once('finish', startHeadersTimer);
     body.on('error', () => req.destroy(new ClientAbortedError()));
     body.on('close', () => {
       if (!body.readableEnded) req.destroy(new ClientAbortedError());
@@ -346,7 +418,7 @@ function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
  * the last answer (a 429 included) is returned as is. Other methods go out exactly once.
  *
  * @example
- * const res = await exchange({ url, method: 'GET', headers, idempotent: true, clientSignal, timeoutMs, retry, random: Math.random });
+ * const res = await exchange({ url, method: 'GET', headers, idempotent: true, clientSignal, timeoutMs, bodyIdleMs, retry, random: Math.random });
  */
 export async function exchange(options: ExchangeOptions): Promise<IncomingMessage> {
   for (let attempt = 0; ; attempt++) {

@@ -1,16 +1,28 @@
 // Sign-in, sign-out, session info and public config: the `/bff/*` session routes.
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { z } from 'zod';
+
+import type {
+  BffConfig as BffConfigReply,
+  FieldProblem,
+  LoginResult,
+  Profile,
+  Session,
+  SessionUser,
+} from '@wsc/api-client';
+import { capabilitiesFor, LoginInputSchema } from '@wsc/api-client';
 
 import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { AppEnv } from '../../lib/create-app.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { ProfileDetector } from '../../lib/profiles.ts';
 import type { FailureLimiter } from '../../lib/rate-limit.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import type { TokenStyles } from '../../lib/upstream.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
+import { hostedUser, lookUpUser, ownerIdFor, userFromMe } from '../../lib/identities.ts';
 import { sessionCookie } from '../../lib/sessions.ts';
 import {
   CredentialsRejectedError,
@@ -21,12 +33,6 @@ import {
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
-
-export const LoginInputSchema = z.object({
-  clientId: z.string().trim().min(1, 'Client ID is required').max(256),
-  clientSecret: z.string().min(1, 'Client secret is required').max(1024),
-  region: z.enum(['default', 'eu']),
-});
 
 /**
  * The client's address for rate limiting: the socket peer (no proxy headers are trusted).
@@ -60,7 +66,7 @@ function upstreamProblem(error: UpstreamUnavailableError): Response {
  * The `/bff` router.
  *
  * @example
- * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger }));
+ * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger, profiles, tokenStyles }));
  */
 export function createAuthRouter(deps: {
   config: BffConfig;
@@ -69,21 +75,30 @@ export function createAuthRouter(deps: {
   clock: Clock;
   fetch: typeof fetch;
   logger: Logger;
+  profiles: ProfileDetector;
+  tokenStyles: TokenStyles;
 }) {
-  const { config, sessions, limiter, clock, logger } = deps;
+  const { config, sessions, limiter, clock, logger, profiles } = deps;
   const router = createRouter();
   const loadSession = sessionMiddleware(sessions);
 
-  router.get('/config', (c) =>
-    c.json(
-      {
-        regions: config.regions.map((r) => ({ id: r.id, label: r.label })),
-        maxUploadBytes: config.maxUploadBytes,
-      },
-      200,
-      { 'cache-control': 'no-store' },
-    ),
-  );
+  router.get('/config', (c) => {
+    const reply: BffConfigReply = {
+      regions: config.regions.map((r) => {
+        const profile = profiles.known(r);
+        // The form offers the optional email only where nobody else can name the person.
+        const askEmail = profile !== 'extended' && config.identities === null;
+        return {
+          id: r.id,
+          label: r.label,
+          ...(profile ? { profile } : {}),
+          ...(askEmail ? { askEmail } : {}),
+        };
+      }),
+      maxUploadBytes: config.maxUploadBytes,
+    };
+    return c.json(reply, 200, { 'cache-control': 'no-store' });
+  });
 
   router.post(
     '/login',
@@ -114,49 +129,82 @@ export function createAuthRouter(deps: {
           status: 400,
           code: 'bad_request',
           title: 'Bad Request',
-          detail: 'The body must be JSON: {clientId, clientSecret, region}',
+          detail: 'The body must be JSON: {clientId, clientSecret, region, email?}',
         });
       }
       const parsed = LoginInputSchema.safeParse(body);
-      if (!parsed.success) {
+      const rawRegion = (body as { region?: unknown } | null)?.region;
+      const region = config.regions.find((r) => r.id === rawRegion);
+      const problems: FieldProblem[] = parsed.success
+        ? []
+        : parsed.error.issues.map((issue) => ({
+            field: issue.path.join('.') || '(body)',
+            message: issue.message,
+          }));
+      if (!region && !problems.some((p) => p.field === 'region')) {
+        problems.push({
+          field: 'region',
+          message:
+            typeof rawRegion === 'string'
+              ? `Region "${rawRegion.slice(0, 32)}" is not configured`
+              : 'Choose a region',
+        });
+      }
+      if (!parsed.success || !region || problems.length > 0) {
         return problemResponse({
           status: 400,
           code: 'validation',
           title: 'Bad Request',
           detail: 'The sign-in form has problems',
-          errors: parsed.error.issues.map((issue) => ({
-            field: issue.path.join('.') || '(body)',
-            message: issue.message,
-          })),
+          errors: problems,
         });
       }
       const input = parsed.data;
-      const region = config.regions.find((r) => r.id === input.region);
-      if (!region) {
-        return problemResponse({
-          status: 400,
-          code: 'validation',
-          title: 'Bad Request',
-          detail: 'The sign-in form has problems',
-          errors: [{ field: 'region', message: `Region "${input.region}" is not configured` }],
-        });
-      }
 
       let accessToken: string;
       let tokenRefreshAt: number;
-      let user;
+      let profile: Profile;
+      let user: SessionUser;
+      let ownerId: string;
       try {
         const issuedAt = clock.now();
-        const token = await fetchToken(
-          deps.fetch,
+        const token = await fetchToken({
+          fetch: deps.fetch,
           region,
-          input.clientId,
-          input.clientSecret,
-          config.upstreamTimeoutMs,
-        );
+          clientId: input.clientId,
+          clientSecret: input.clientSecret,
+          timeoutMs: config.upstreamTimeoutMs,
+          styles: deps.tokenStyles,
+        });
         accessToken = token.access_token;
         tokenRefreshAt = issuedAt + token.expires_in * 1000 * config.tokenRefreshRatio;
-        user = await fetchMe(deps.fetch, region, accessToken, config.upstreamTimeoutMs);
+        const resolved = await profiles.resolve(region, accessToken);
+        profile = resolved.profile;
+        if (profile === 'extended') {
+          const me =
+            resolved.me ??
+            (await fetchMe(deps.fetch, region, accessToken, config.upstreamTimeoutMs));
+          user = userFromMe(me, input.clientId);
+          // The API's user id, as before hosted sessions existed: existing saved views stay.
+          ownerId = me.id;
+        } else {
+          const token = accessToken;
+          user = await hostedUser({
+            identities: config.identities,
+            region,
+            clientId: input.clientId,
+            email: input.email,
+            lookUp: (email) =>
+              lookUpUser(
+                { fetch: deps.fetch, region, token, timeoutMs: config.upstreamTimeoutMs },
+                email,
+              ),
+            logger,
+            requestId: c.var.requestId,
+          });
+          // Proven by the token exchange; an email (typed or looked up) is not.
+          ownerId = ownerIdFor(region.id, input.clientId);
+        }
       } catch (error) {
         if (error instanceof CredentialsRejectedError) {
           limiter.recordFailure(address);
@@ -185,12 +233,25 @@ export function createAuthRouter(deps: {
         clientId: input.clientId,
         clientSecret: input.clientSecret,
         region: region.id,
+        profile,
+        ownerId,
         user,
         accessToken,
         tokenRefreshAt,
       });
-      logger.info('signed in', { requestId: c.var.requestId, region: region.id, userId: user.id });
-      return c.json({ user: record.user, region: record.region }, 200, {
+      logger.info('signed in', {
+        requestId: c.var.requestId,
+        region: region.id,
+        profile,
+        identity: user.identity,
+        owner: ownerId,
+      });
+      const reply: LoginResult = {
+        user: record.user,
+        region: record.region,
+        capabilities: capabilitiesFor(record.profile),
+      };
+      return c.json(reply, 200, {
         'set-cookie': sessionCookie(id, Math.floor(config.absoluteTimeoutMs / 1000)),
         'cache-control': 'no-store',
       });
@@ -208,17 +269,15 @@ export function createAuthRouter(deps: {
   router.get('/session', loadSession, requireAuth, (c) => {
     const session = c.var.session;
     if (!session) throw new Error('requireAuth let a request without a session through');
-    return c.json(
-      {
-        user: session.user,
-        region: session.region,
-        expiresAt: new Date(
-          Math.min(session.expiresAt, session.lastSeenAt + config.idleTimeoutMs),
-        ).toISOString(),
-      },
-      200,
-      { 'cache-control': 'no-store' },
-    );
+    const reply: Session = {
+      user: session.user,
+      region: session.region,
+      expiresAt: new Date(
+        Math.min(session.expiresAt, session.lastSeenAt + config.idleTimeoutMs),
+      ).toISOString(),
+      capabilities: capabilitiesFor(session.profile),
+    };
+    return c.json(reply, 200, { 'cache-control': 'no-store' });
   });
 
   return router;

@@ -1,12 +1,25 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { capabilitiesFor, LoginResultSchema, SessionSchema } from '@wsc/api-client';
+
 import type { Harness } from '../../../test/harness.ts';
-import { CLIENT_SECRET, ME } from '../../../test/fake-upstream.ts';
+import { CLIENT_ID, CLIENT_SECRET, ME } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { regionFor } from '../../lib/config.ts';
 import { hashSessionId } from '../../lib/crypto.ts';
 
 let h: Harness;
+
+/** The extended profile's session user: `/v1/me`, verified by the API. */
+const API_USER = {
+  id: ME.id,
+  email: ME.email,
+  firstName: ME.firstName,
+  lastName: ME.lastName,
+  clientId: CLIENT_ID,
+  role: ME.role,
+  identity: 'api',
+} as const;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -19,10 +32,16 @@ beforeEach(() => {
 });
 
 describe('POST /bff/login', () => {
-  it('signs in, answers {user, region} and sets a __Host- cookie with every attribute', async () => {
+  it('signs in, answers {user, region, capabilities} and sets a __Host- cookie with every attribute', async () => {
     const { res, cookie, setCookie } = await h.login();
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ user: ME, region: 'default' });
+    const body: unknown = await res.json();
+    expect(body).toEqual({
+      user: API_USER,
+      region: 'default',
+      capabilities: capabilitiesFor('extended'),
+    });
+    expect(LoginResultSchema.parse(body)).toEqual(body);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const attributes = setCookie.split(';').map((p) => p.trim());
@@ -175,11 +194,14 @@ describe('GET /bff/session and POST /bff/logout', () => {
     const { cookie } = await h.login();
     const res = await h.api('/bff/session', { cookie });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      user: ME,
+    const body: unknown = await res.json();
+    expect(body).toEqual({
+      user: API_USER,
       region: 'default',
       expiresAt: new Date(h.clock.now() + h.config.idleTimeoutMs).toISOString(),
+      capabilities: capabilitiesFor('extended'),
     });
+    expect(SessionSchema.parse(body)).toEqual(body);
     const out = await h.api('/bff/logout', { method: 'POST', cookie });
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
@@ -240,10 +262,12 @@ describe('session expiry (fake clock)', () => {
 
 describe('GET /bff/config', () => {
   it('lists only the configured regions and the upload limit, without a session', async () => {
-    const res = await h.request('/bff/config');
+    const fresh = await createHarness({ upstream: h.upstream });
+    const res = await fresh.request('/bff/config');
     expect(res.status).toBe(200);
+    // `auto`, not detected yet, no identities file: the form offers the optional email.
     expect(await res.json()).toEqual({
-      regions: [{ id: 'default', label: 'Default' }],
+      regions: [{ id: 'default', label: 'Default', askEmail: true }],
       maxUploadBytes: 262_144_000 + 1024 * 1024,
     });
     const both = await createHarness({
@@ -256,6 +280,33 @@ describe('GET /bff/config', () => {
       regions: { id: string }[];
     };
     expect(body.regions.map((r) => r.id)).toEqual(['default', 'eu']);
+  });
+
+  it('adds the profile once detected; askEmail only where hosted (or unknown) without identities', async () => {
+    const fresh = await createHarness({ upstream: h.upstream });
+    expect((await fresh.login()).res.status).toBe(200);
+    expect(await (await fresh.request('/bff/config')).json()).toMatchObject({
+      regions: [{ id: 'default', label: 'Default', profile: 'extended' }],
+    });
+    const regions = [
+      regionFor('default', h.upstream.apiUrl, { profile: 'hosted' }),
+      regionFor('eu', h.upstream.apiUrl, { profile: 'extended' }),
+    ];
+    const hosted = await createHarness({ upstream: h.upstream, config: { regions } });
+    expect((await (await hosted.request('/bff/config')).json()) as unknown).toMatchObject({
+      regions: [
+        { id: 'default', profile: 'hosted', askEmail: true },
+        { id: 'eu', profile: 'extended' },
+      ],
+    });
+    const named = await createHarness({
+      upstream: h.upstream,
+      config: { regions, identities: [{ clientId: CLIENT_ID, email: ME.email, role: 'ADMIN' }] },
+    });
+    const body = (await (await named.request('/bff/config')).json()) as {
+      regions: Record<string, unknown>[];
+    };
+    expect(body.regions.map((r) => r.askEmail)).toEqual([undefined, undefined]);
   });
 });
 

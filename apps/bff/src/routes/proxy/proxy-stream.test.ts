@@ -225,3 +225,96 @@ describe('streaming', () => {
     expect(maxInFlight).toBeLessThan(16 * 1024 * 1024);
   });
 });
+
+describe('timeouts of a streamed request body', () => {
+  let slow: Harness;
+  let slowBase: string;
+  let slowCookie: string;
+
+  beforeAll(async () => {
+    // Headers must come 300 ms after the body ends; a body may pause for at most 500 ms.
+    slow = await createHarness({ config: { upstreamTimeoutMs: 300, bodyIdleTimeoutMs: 500 } });
+    slowBase = await slow.listen();
+  });
+  afterAll(async () => {
+    await slow.close();
+  });
+  beforeEach(async () => {
+    slow.upstream.reset();
+    ({ cookie: slowCookie } = await slow.login());
+    slow.upstream.reset();
+  });
+
+  /** POST `size` bytes in `chunks` pieces, one every `everyMs`; resolves with the status. */
+  const paced = (size: number, chunks: number, everyMs: number) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${slowBase}/api/v1/apps/support/records/SUP-1/attachments`, {
+        method: 'POST',
+        headers: {
+          'content-length': String(size),
+          'content-type': 'application/octet-stream',
+          'x-csrf': '1',
+          cookie: `${SESSION_COOKIE}=${slowCookie}`,
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      void (async () => {
+        const piece = Buffer.alloc(size / chunks, 5);
+        for (let i = 0; i < chunks; i++) {
+          req.write(piece);
+          await new Promise((r) => setTimeout(r, everyMs));
+        }
+        req.end();
+      })();
+    });
+
+  it('lets an upload take far longer than the upstream timeout: it counts from the end of the body', async () => {
+    const started = Date.now();
+    // 64 KiB over ~1.5 s in 4 KiB pieces, five times the 300 ms upstream timeout.
+    const status = await paced(64 * 1024, 16, 100);
+    expect(status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThan(1_400);
+    const rec = slow.upstream.apiRequests()[0];
+    expect(rec?.completed).toBe(true);
+    expect(rec?.bytes).toBe(64 * 1024);
+  });
+
+  it('still answers 504 when the upstream hangs after the whole body arrived', async () => {
+    let bodyEndedAt = 0;
+    slow.upstream.route = (req) => {
+      req.resume();
+      req.on('end', () => (bodyEndedAt = Date.now()));
+    };
+    const status = await paced(16 * 1024, 4, 100);
+    const answeredAt = Date.now();
+    expect(status).toBe(504);
+    expect(bodyEndedAt).toBeGreaterThan(0);
+    expect(answeredAt - bodyEndedAt).toBeGreaterThanOrEqual(250);
+    expect(answeredAt - bodyEndedAt).toBeLessThan(2_000);
+  });
+
+  it('aborts an upload whose body stops arriving (408), and the upstream request with it', async () => {
+    const socket = connect(Number(new URL(slowBase).port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.write(
+      `POST /api/v1/apps/support/records/SUP-1/attachments HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n` +
+        `X-CSRF: 1\r\nCookie: ${SESSION_COOKIE}=${slowCookie}\r\n\r\n`,
+    );
+    socket.write(Buffer.alloc(1000, 1));
+    const stalledAt = Date.now();
+    await until(() => slow.upstream.apiRequests()[0]?.abortedAt !== undefined, 3_000);
+    const rec = slow.upstream.apiRequests()[0];
+    expect(rec?.completed).toBe(false);
+    expect((rec?.abortedAt ?? 0) - stalledAt).toBeGreaterThanOrEqual(400);
+    await until(() => /^HTTP\/1\.1 \d{3}/.test(answer), 2_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    socket.destroy();
+  });
+});

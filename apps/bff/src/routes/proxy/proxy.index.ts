@@ -13,6 +13,7 @@ import type { TokenManager } from '../../lib/upstream.ts';
 import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
 import {
+  BodyStalledError,
   ClientAbortedError,
   CredentialsRejectedError,
   exchange,
@@ -262,6 +263,7 @@ export function createProxyRouter(deps: {
           idempotent,
           clientSignal,
           timeoutMs: config.upstreamTimeoutMs,
+          bodyIdleMs: config.bodyIdleTimeoutMs,
           retry: config.retry,
           random: deps.random,
           onRetry: () => {
@@ -281,6 +283,14 @@ export function createProxyRouter(deps: {
             code: 'upstream_timeout',
             title: 'Gateway Timeout',
             detail: `The workspace API did not answer within ${config.upstreamTimeoutMs} ms`,
+          });
+        }
+        if (error instanceof BodyStalledError) {
+          return problemResponse({
+            status: 408,
+            code: 'body_stalled',
+            title: 'Request Timeout',
+            detail: `The request body stopped arriving for ${config.bodyIdleTimeoutMs} ms`,
           });
         }
         logger.warn('upstream request failed', {

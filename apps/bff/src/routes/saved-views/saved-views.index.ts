@@ -1,6 +1,6 @@
 // Saved views: named list views (filter, sort, columns) of one definition, stored per user in the
 // BFF's own store so they survive restarts and follow the user across browsers. Every query is
-// scoped to the session's user id and region: another user's view is a 404, never a 403, so ids
+// scoped to the session's owner id and region: another user's view is a 404, never a 403, so ids
 // of other people's views cannot be probed.
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
@@ -137,8 +137,12 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * Views belong to the session's owner id: the API's user id (extended) or the id derived from
+ * region and client id (hosted); never an email someone typed.
+ */
 function owner(session: SessionRecord) {
-  return { userId: session.user.id, region: session.region };
+  return { userId: session.ownerId, region: session.region };
 }
 
 async function findOwned(

@@ -1,0 +1,71 @@
+// `GET /bff/definitions`: the record definitions of the session's region in the shape of the
+// workspace API's `/v1/definitions`, in both profiles. Extended: the upstream's own list. Hosted
+// (no such operation): the region's workspace description, from the operator's file and the
+// Workspace setup page.
+import type { DefinitionList } from '@wsc/api-client';
+
+import type { BffConfig } from '../../lib/config.ts';
+import type { SessionApi } from '../../lib/session-api.ts';
+import type { Sessions } from '../../lib/sessions.ts';
+import type { WorkspaceStore } from '../../lib/workspace-store.ts';
+import { createRouter } from '../../lib/create-app.ts';
+import { hostedDefinitions } from '../../lib/workspace-store.ts';
+import { csrf } from '../../middlewares/csrf.ts';
+import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
+import { sessionMiddleware } from '../../middlewares/session.ts';
+
+const noStore = { 'cache-control': 'no-store' };
+
+/**
+ * The `/bff/definitions` router (mounted under `/bff`).
+ *
+ * @example
+ * app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
+ */
+export function createDefinitionsRouter(deps: {
+  config: BffConfig;
+  sessions: Sessions;
+  workspace: WorkspaceStore;
+  api: SessionApi;
+}) {
+  const { config, sessions, workspace, api } = deps;
+  const router = createRouter();
+
+  router.get(
+    '/definitions',
+    csrf({ unsafeOnly: true }),
+    sessionMiddleware(sessions),
+    requireAuth,
+    async (c) => {
+      const session = c.var.session;
+      if (!session) return unauthenticated(false);
+      const region = config.regions.find((r) => r.id === session.region);
+      if (!region) {
+        await sessions.destroy(session.idHash);
+        return unauthenticated(true);
+      }
+      if (session.profile === 'hosted') {
+        const reply: DefinitionList = { items: await hostedDefinitions(workspace, region) };
+        return c.json(reply, 200, noStore);
+      }
+      try {
+        const list = await api.run(
+          session,
+          region,
+          'extended',
+          (client, signal) => client.listDefinitions({ signal }),
+          c.req.raw.signal,
+        );
+        // Our API names `id` as the handle field; an older one may not say so.
+        const reply: DefinitionList = {
+          items: list.items.map((d) => (d.handleField ? d : { ...d, handleField: 'id' })),
+        };
+        return c.json(reply, 200, noStore);
+      } catch (error) {
+        return api.failure(error, session);
+      }
+    },
+  );
+
+  return router;
+}

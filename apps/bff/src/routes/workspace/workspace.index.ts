@@ -1,0 +1,339 @@
+// The Workspace setup page's routes (hosted profile only): the region's workspace description,
+// sampling records of a record type to propose a definition, and saving or removing definitions
+// in the BFF's store. In the extended profile the definitions come from the workspace API itself.
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+
+import type { RecordType, SampleResult, Workspace, WorkspaceEntry } from '@wsc/api-client';
+import { DefinitionSchema, isApiError, SampleInputSchema } from '@wsc/api-client';
+
+import type { SessionRecord } from '../../db/store.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { BffConfig, Region } from '../../lib/config.ts';
+import type { AppEnv } from '../../lib/create-app.ts';
+import type { SessionApi } from '../../lib/session-api.ts';
+import type { Sessions } from '../../lib/sessions.ts';
+import type { StoredDefinition, WorkspaceStore } from '../../lib/workspace-store.ts';
+import { createRouter } from '../../lib/create-app.ts';
+import { problemResponse } from '../../lib/errors.ts';
+import { definitionKey, definitionProblems, forHosted } from '../../lib/workspace-definitions.ts';
+import { csrf } from '../../middlewares/csrf.ts';
+import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
+import { sessionMiddleware } from '../../middlewares/session.ts';
+import { elementProposal, inferDefinition } from './infer-definition.ts';
+
+const noStore = { 'cache-control': 'no-store' };
+
+/** Records read to propose a definition: one page of the published list. */
+export const SAMPLE_SIZE = 100;
+
+/** Why a session may not edit, when an identities file decides who administers the console. */
+export const NOT_ADMIN_REASON =
+  "Only administrators named in the BFF's identities file may change the workspace description.";
+
+/**
+ * May this session change the region's stored definitions? With an identities file, only its
+ * ADMIN identities (operator configuration, never a typed email); without one, the operator has
+ * left it to every signed-in user of the region (docs/bff.md).
+ *
+ * @example
+ * editPermission(config, session); // { editable: true }
+ */
+export function editPermission(
+  config: BffConfig,
+  session: SessionRecord,
+): { editable: boolean; reason?: string } {
+  if (config.identities === null) return { editable: true };
+  if (session.user.identity === 'operator' && session.user.role === 'ADMIN') {
+    return { editable: true };
+  }
+  return { editable: false, reason: NOT_ADMIN_REASON };
+}
+
+/** Who saved a definition: a verified email, else the client id (a typed email is unverified). */
+function updatedBy(session: SessionRecord): string {
+  const verified = session.user.identity === 'api' || session.user.identity === 'operator';
+  return verified && session.user.email ? session.user.email : session.user.clientId;
+}
+
+function storeEntry(entry: StoredDefinition): WorkspaceEntry {
+  return {
+    definition: forHosted(entry.definition),
+    source: 'store',
+    updatedAt: new Date(entry.updatedAt).toISOString(),
+    updatedBy: entry.updatedBy,
+  };
+}
+
+function validation(status: 400 | 422, detail: string, issues: z.core.$ZodIssue[]): Response {
+  return problemResponse({
+    status,
+    code: 'validation',
+    title: status === 400 ? 'Bad Request' : 'Unprocessable Content',
+    detail,
+    errors: issues.map((issue) => ({
+      field: issue.path.join('.') || '(body)',
+      message: issue.message,
+    })),
+  });
+}
+
+async function readJson(c: Context<AppEnv>): Promise<{ ok: true; body: unknown } | { ok: false }> {
+  try {
+    return { ok: true, body: await c.req.json() };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const badJson = () =>
+  problemResponse({
+    status: 400,
+    code: 'bad_request',
+    title: 'Bad Request',
+    detail: 'The body must be a JSON object',
+  });
+
+type Scope = { session: SessionRecord; region: Region };
+
+/**
+ * The `/bff/workspace` router (mounted under `/bff`).
+ *
+ * @example
+ * app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
+ */
+export function createWorkspaceRouter(deps: {
+  config: BffConfig;
+  sessions: Sessions;
+  workspace: WorkspaceStore;
+  api: SessionApi;
+  clock: Clock;
+}) {
+  const { config, sessions, workspace, api, clock } = deps;
+  const router = createRouter();
+
+  const hostedOnly = createMiddleware<AppEnv>(async (c, next) => {
+    const session = c.var.session;
+    if (!session) return unauthenticated(false);
+    if (!config.regions.some((r) => r.id === session.region)) {
+      await sessions.destroy(session.idHash);
+      return unauthenticated(true);
+    }
+    if (session.profile !== 'hosted') {
+      return problemResponse({
+        status: 409,
+        code: 'not_hosted',
+        title: 'Conflict',
+        detail:
+          "This region's definitions come from the workspace API; there is nothing to set up here.",
+      });
+    }
+    return next();
+  });
+
+  // Order matters: CSRF before the session is read, the profile before any handler.
+  router.use(
+    '/workspace/*',
+    csrf({ unsafeOnly: true }),
+    sessionMiddleware(sessions),
+    requireAuth,
+    hostedOnly,
+  );
+  const limit = bodyLimit({
+    maxSize: 1024 * 1024,
+    onError: () =>
+      problemResponse({
+        status: 413,
+        code: 'too_large',
+        title: 'Content Too Large',
+        detail: 'At most 1 MiB',
+      }),
+  });
+
+  const scope = (c: Context<AppEnv>): Scope => {
+    const session = c.var.session;
+    const region = config.regions.find((r) => r.id === session?.region);
+    if (!session || !region) throw new Error('hostedOnly let a request without a region through');
+    return { session, region };
+  };
+
+  /** The path's record type and alias, checked like the sample body: 400 naming the part. */
+  const pathKey = (c: Context<AppEnv>) =>
+    SampleInputSchema.safeParse({
+      recordType: c.req.param('recordType'),
+      alias: c.req.param('alias'),
+    });
+
+  const forbidden = (reason: string | undefined) =>
+    problemResponse({
+      status: 403,
+      code: 'forbidden',
+      title: 'Forbidden',
+      detail: reason ?? 'You may not change the workspace description',
+    });
+
+  router.get('/workspace', async (c) => {
+    const { session, region } = scope(c);
+    const fromFile = new Set(region.workspace.map((d) => definitionKey(d.recordType, d.alias)));
+    const stored = await workspace.list(region.id);
+    const reply: Workspace = {
+      ...editPermission(config, session),
+      items: [
+        ...region.workspace.map((definition): WorkspaceEntry => ({
+          definition: forHosted(definition),
+          source: 'file',
+        })),
+        ...stored
+          .filter((e) => !fromFile.has(definitionKey(e.definition.recordType, e.definition.alias)))
+          .map(storeEntry),
+      ],
+    };
+    return c.json(reply, 200, noStore);
+  });
+
+  router.post('/workspace/sample', limit, async (c) => {
+    const { session, region } = scope(c);
+    const read = await readJson(c);
+    if (!read.ok) return badJson();
+    const parsed = SampleInputSchema.safeParse(read.body);
+    if (!parsed.success) {
+      return validation(400, 'Give the record type and alias to sample', parsed.error.issues);
+    }
+    const { recordType, alias } = parsed.data;
+    try {
+      const result: SampleResult = await api.run(
+        session,
+        region,
+        'hosted',
+        async (client, signal) => {
+          // The published `GET /elements/{alias}` is getElement: name and handle, no records.
+          if (recordType === 'elements') {
+            return elementProposal(alias, await client.getElement(alias, { signal }));
+          }
+          const page = await client.searchRecords(recordType, alias, {
+            first: SAMPLE_SIZE,
+            signal,
+          });
+          return inferDefinition({
+            recordType,
+            alias,
+            records: page.items.map((item) => item.data),
+            total: page.total,
+          });
+        },
+        c.req.raw.signal,
+      );
+      return c.json(result, 200, noStore);
+    } catch (error) {
+      if (isApiError(error)) {
+        if (error.status === 403) {
+          return problemResponse({
+            status: 403,
+            code: 'upstream_forbidden',
+            title: 'Forbidden',
+            detail: `Your credential may not read ${recordType}/${alias}`,
+          });
+        }
+        if (error.status === 404) {
+          return problemResponse({
+            status: 404,
+            code: 'upstream_not_found',
+            title: 'Not Found',
+            detail: `No ${recordType} with alias ${alias}`,
+          });
+        }
+        if (error.status === 400 || error.status === 422) {
+          return problemResponse({
+            status: error.status,
+            code: 'upstream_refused',
+            title: error.status === 400 ? 'Bad Request' : 'Unprocessable Content',
+            detail: `The service refused to list ${recordType}/${alias}: ${error.detail ?? error.title}`,
+            ...(error.errors.length > 0 ? { errors: error.errors } : {}),
+          });
+        }
+      }
+      return api.failure(error, session);
+    }
+  });
+
+  router.put('/workspace/definitions/:recordType/:alias', limit, async (c) => {
+    const { session, region } = scope(c);
+    const permission = editPermission(config, session);
+    if (!permission.editable) return forbidden(permission.reason);
+    const key = pathKey(c);
+    if (!key.success) return validation(400, 'Not a record type and alias', key.error.issues);
+    const read = await readJson(c);
+    if (!read.ok) return badJson();
+    const parsed = DefinitionSchema.safeParse(read.body);
+    if (!parsed.success) {
+      return validation(400, 'The definition has problems', parsed.error.issues);
+    }
+    const definition = parsed.data;
+    const mismatch = (['recordType', 'alias'] as const)
+      .filter((part) => definition[part] !== key.data[part])
+      .map((part) => ({ field: part, message: `Must be "${key.data[part]}", as in the path` }));
+    const problems = [...mismatch, ...definitionProblems(definition, { limits: true })];
+    if (problems.length > 0) {
+      return problemResponse({
+        status: 422,
+        code: 'validation',
+        title: 'Unprocessable Content',
+        detail: 'The definition has problems',
+        errors: problems,
+      });
+    }
+    const recordType: RecordType = key.data.recordType;
+    if (region.workspace.some((d) => d.recordType === recordType && d.alias === key.data.alias)) {
+      return problemResponse({
+        status: 409,
+        code: 'defined_in_file',
+        title: 'Conflict',
+        detail: `${recordType}/${key.data.alias} is defined in the operator's workspace file; change it there`,
+      });
+    }
+    const existing = await workspace.get(region.id, recordType, key.data.alias);
+    if (!existing && (await workspace.count(region.id)) >= config.maxStoredDefinitions) {
+      return problemResponse({
+        status: 422,
+        code: 'too_many_definitions',
+        title: 'Unprocessable Content',
+        detail: `At most ${config.maxStoredDefinitions} record types per region; remove one first`,
+      });
+    }
+    const entry: StoredDefinition = {
+      definition,
+      updatedAt: clock.now(),
+      updatedBy: updatedBy(session),
+    };
+    await workspace.save(region.id, entry);
+    return c.json(storeEntry(entry), 200, noStore);
+  });
+
+  router.delete('/workspace/definitions/:recordType/:alias', async (c) => {
+    const { session, region } = scope(c);
+    const permission = editPermission(config, session);
+    if (!permission.editable) return forbidden(permission.reason);
+    const key = pathKey(c);
+    if (!key.success) return validation(400, 'Not a record type and alias', key.error.issues);
+    const { recordType, alias } = key.data;
+    if (await workspace.remove(region.id, recordType, alias)) return c.body(null, 204, noStore);
+    if (region.workspace.some((d) => d.recordType === recordType && d.alias === alias)) {
+      return problemResponse({
+        status: 409,
+        code: 'defined_in_file',
+        title: 'Conflict',
+        detail: `${recordType}/${alias} is defined in the operator's workspace file; remove it there`,
+      });
+    }
+    return problemResponse({
+      status: 404,
+      code: 'not_found',
+      title: 'Not Found',
+      detail: `No stored definition for ${recordType}/${alias}`,
+    });
+  });
+
+  return router;
+}
