@@ -1,4 +1,4 @@
-import type { ApiError } from '@wsc/api-client';
+import type { ApiClient, ApiError, Profile } from '@wsc/api-client';
 import { createApiClient } from '@wsc/api-client';
 
 type UnauthorizedHandler = (error: ApiError) => void;
@@ -16,19 +16,37 @@ export function onUnauthorized(handler: UnauthorizedHandler): void {
   unauthorizedHandler = handler;
 }
 
+function build(profile: Profile): ApiClient {
+  return createApiClient({
+    baseUrl: '/api/v1',
+    headers: { 'X-CSRF': '1' },
+    profile,
+    // The BFF already retries idempotent requests upstream; a second layer here would multiply waits.
+    retry: false,
+    onUnauthorized: (error) => {
+      unauthorizedHandler?.(error);
+    },
+  });
+}
+
 /**
  * The one typed client of the workspace API. It goes through the BFF on the same origin, which
- * holds the token; every `/api/*` request must carry `X-CSRF: 1` or the BFF refuses it.
+ * holds the token; every `/api/*` request must carry `X-CSRF: 1` or the BFF refuses it. Its
+ * profile follows the session's region ({@link configureApi}): against the hosted service every
+ * request stays inside the published contract.
  *
  * @example
  * const page = await api.searchRecords('apps', 'support-tickets', { filter: 'Status==Open' });
  */
-export const api = createApiClient({
-  baseUrl: '/api/v1',
-  headers: { 'X-CSRF': '1' },
-  // The BFF already retries idempotent requests upstream; a second layer here would multiply waits.
-  retry: false,
-  onUnauthorized: (error) => {
-    unauthorizedHandler?.(error);
-  },
-});
+export const api: ApiClient = build('extended');
+
+/**
+ * Points {@link api} at a profile; called whenever the session is read. Methods are replaced in
+ * place, so every module keeps its one `api` reference.
+ *
+ * @example
+ * configureApi(session.capabilities.profile);
+ */
+export function configureApi(profile: Profile): void {
+  if (api.profile !== profile) Object.assign(api, build(profile));
+}

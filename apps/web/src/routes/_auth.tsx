@@ -11,6 +11,7 @@ import { PaletteLauncher } from '@/features/command-palette/components/palette-l
 import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
 import { DefinitionNav } from '@/features/definitions/components/definition-nav.tsx';
 import { SavedViewsNav } from '@/features/saved-views/components/saved-views-nav.tsx';
+import { CapabilitiesContext } from '@/lib/capabilities.ts';
 
 import { RouteError } from './-components/route-error.tsx';
 
@@ -42,37 +43,40 @@ function AuthLayout() {
     },
   });
   return (
-    <AppShell
-      user={session.user}
-      region={session.region}
-      sidebar={
-        definitions.isPending ? (
-          <div className="grid gap-2 px-2" aria-busy="true">
-            {Array.from({ length: 4 }, (_, i) => (
-              <Skeleton key={i} className="h-7 w-full" />
-            ))}
-          </div>
-        ) : definitions.isError ? (
-          <ErrorPanel
-            compact
-            error={definitions.error}
-            onRetry={() => void definitions.refetch()}
-          />
-        ) : (
-          <>
-            <DefinitionNav definitions={definitions.data.items} />
-            <SavedViewsNav definitions={definitions.data.items} />
-          </>
-        )
-      }
-      search={<PaletteLauncher definitions={definitions.data?.items ?? []} />}
-      onSignOut={() => signOut.mutate()}
-      signingOut={signOut.isPending}
-    >
-      <Outlet />
-      {/* Outside the pages, so uploads and undo toasts survive navigation within the console. */}
-      <UploadTrayHost />
-      <Toaster />
-    </AppShell>
+    <CapabilitiesContext value={session.capabilities}>
+      <AppShell
+        user={session.user}
+        region={session.region}
+        workspaceSetup={session.capabilities.definitions === 'workspace'}
+        sidebar={
+          definitions.isPending ? (
+            <div className="grid gap-2 px-2" aria-busy="true">
+              {Array.from({ length: 4 }, (_, i) => (
+                <Skeleton key={i} className="h-7 w-full" />
+              ))}
+            </div>
+          ) : definitions.isError ? (
+            <ErrorPanel
+              compact
+              error={definitions.error}
+              onRetry={() => void definitions.refetch()}
+            />
+          ) : (
+            <>
+              <DefinitionNav definitions={definitions.data.items} />
+              <SavedViewsNav definitions={definitions.data.items} />
+            </>
+          )
+        }
+        search={<PaletteLauncher definitions={definitions.data?.items ?? []} />}
+        onSignOut={() => signOut.mutate()}
+        signingOut={signOut.isPending}
+      >
+        <Outlet />
+        {/* Outside the pages, so uploads and undo toasts survive navigation within the console. */}
+        <UploadTrayHost />
+        <Toaster />
+      </AppShell>
+    </CapabilitiesContext>
   );
 }

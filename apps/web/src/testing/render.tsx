@@ -55,8 +55,10 @@ export const ticketsDefinition: Definition = {
   alias: 'support-tickets',
   name: 'Support Tickets',
   handle: 'SUP',
+  handleField: 'id',
   titleField: 'Title',
   fields: [
+    { name: 'id', type: 'HANDLE', required: false, readOnly: true },
     { name: 'Title', type: 'TEXT', required: true },
     { name: 'Description', type: 'TEXT', required: false },
     {
@@ -82,6 +84,25 @@ export const ticketsDefinition: Definition = {
       values: ['urgent', 'vip', 'security'],
     },
     { name: 'Billable', type: 'BOOLEAN', required: false },
+    { name: 'Created At', type: 'DATETIME', required: false, readOnly: true },
+    { name: 'Created By', type: 'USER_ID', required: false, readOnly: true },
+    { name: 'Updated At', type: 'DATETIME', required: false, readOnly: true },
+    { name: 'Updated By', type: 'USER_ID', required: false, readOnly: true },
+  ],
+};
+
+/**
+ * The same definition as a workspace description for the hosted service describes it: the handle
+ * and the audit dates are ordinary read-only fields under the tenant's names.
+ */
+export const hostedTicketsDefinition: Definition = {
+  ...ticketsDefinition,
+  handleField: 'Ticket ID',
+  fields: [
+    { name: 'Ticket ID', type: 'HANDLE', required: false, readOnly: true },
+    ...ticketsDefinition.fields.filter((f) => !f.readOnly),
+    { name: 'Created on', type: 'DATETIME', required: false, readOnly: true },
+    { name: 'Updated on', type: 'DATETIME', required: false, readOnly: true },
   ],
 };
 

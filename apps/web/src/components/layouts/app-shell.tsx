@@ -1,22 +1,30 @@
 import { Link } from '@tanstack/react-router';
-import { LogOut, Monitor, Moon, Sun, UserRound, UsersRound } from 'lucide-react';
+import { DatabaseZap, LogOut, Monitor, Moon, Sun, UserRound, UsersRound } from 'lucide-react';
+
+import type { SessionUser } from '@wsc/api-client';
 
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useTheme } from '@/lib/theme.ts';
 
-export interface ShellUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-  role?: string | undefined;
+function initials(user: SessionUser): string {
+  const letters = `${user.firstName?.charAt(0) ?? ''}${user.lastName?.charAt(0) ?? ''}`;
+  return (letters || user.email?.charAt(0) || user.clientId.charAt(0)).toUpperCase();
 }
 
-function initials(user: ShellUser): string {
-  return (
-    `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase() ||
-    user.email.charAt(0).toUpperCase()
-  );
+/** Name, else email, else the API client id signed in with. */
+function shownName(user: SessionUser): string {
+  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email || user.clientId;
+}
+
+/** The line under the name: email (marked unverified when only typed at sign-in) and role. */
+function userDetail(user: SessionUser): string {
+  const parts: string[] = [];
+  if (user.email && shownName(user) !== user.email) parts.push(user.email);
+  if (user.identity === 'self') parts.push('unverified');
+  if (user.identity === 'none') parts.push(`client ${user.clientId}`);
+  if (user.role !== 'UNKNOWN') parts.push(user.role.toLowerCase());
+  return parts.join(' · ');
 }
 
 /**
@@ -30,10 +38,13 @@ export function AppShell({
   onSignOut,
   signingOut,
   search,
+  workspaceSetup = false,
   children,
 }: {
-  user: ShellUser;
+  user: SessionUser;
   region: string;
+  /** Offer the Workspace setup page (the hosted profile: definitions are described in the BFF). */
+  workspaceSetup?: boolean;
   sidebar: React.ReactNode;
   onSignOut: () => void;
   signingOut?: boolean;
@@ -62,7 +73,7 @@ export function AppShell({
         <nav aria-label="Records" className="min-h-0 flex-1 overflow-y-auto px-2 py-3">
           {sidebar}
         </nav>
-        <DirectoryNav />
+        <DirectoryNav workspaceSetup={workspaceSetup} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-12 shrink-0 items-center gap-3 border-b px-4">
@@ -84,11 +95,17 @@ export function AppShell({
               </span>
               <div className="hidden flex-col leading-tight sm:flex">
                 <span className="text-sm font-medium" data-testid="signed-in-user">
-                  {user.firstName} {user.lastName}
+                  {shownName(user)}
                 </span>
-                <span className="text-muted-foreground text-xs">
-                  {user.email}
-                  {user.role ? ` · ${user.role.toLowerCase()}` : ''}
+                <span
+                  className="text-muted-foreground text-xs"
+                  title={
+                    user.identity === 'self'
+                      ? 'You typed this email at sign-in; the service has not confirmed it'
+                      : undefined
+                  }
+                >
+                  {userDetail(user)}
                 </span>
               </div>
             </div>
@@ -111,18 +128,22 @@ const DIRECTORY_LINKS = [
   { to: '/groups', label: 'Groups', Icon: UsersRound },
 ] as const;
 
+const WORKSPACE_LINK = { to: '/workspace', label: 'Workspace setup', Icon: DatabaseZap } as const;
+
 /**
- * The sidebar's second section: people and groups. Everyone signed in may read them; what a
- * member may not change, the pages themselves leave out.
+ * The sidebar's second section: people and groups (everyone signed in may read them; what a
+ * member may not change, the pages themselves leave out), and the workspace description where
+ * the BFF keeps one (hosted profile).
  */
-function DirectoryNav() {
+function DirectoryNav({ workspaceSetup }: { workspaceSetup: boolean }) {
+  const links = workspaceSetup ? [...DIRECTORY_LINKS, WORKSPACE_LINK] : DIRECTORY_LINKS;
   return (
     <nav aria-labelledby="nav-directory" className="border-sidebar-border border-t px-2 py-3">
       <h2 id="nav-directory" className="text-muted-foreground px-2 pb-1 text-xs font-medium">
         Directory
       </h2>
       <ul className="grid gap-0.5">
-        {DIRECTORY_LINKS.map(({ to, label, Icon }) => (
+        {links.map(({ to, label, Icon }) => (
           <li key={to}>
             <Link
               to={to}

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 
-import type { RecordType, UrlLinkInput } from '@wsc/api-client';
+import type { AttachmentList, RecordType, UrlLinkInput } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
@@ -11,8 +11,12 @@ export interface RecordRef {
   id: string;
 }
 
+/** How often the list is re-read while the service is still processing an upload. */
+const PROCESSING_POLL_MS = 3_000;
+
 /**
- * A record's attachments and links (a bare array, oldest first).
+ * A record's attachments and links (a bare array, oldest first). While any is still PROCESSING
+ * (the published upload answers 202 before the file is ready), the list is re-read every 3 s.
  *
  * @example
  * const { data } = useQuery(attachmentsQueryOptions({ recordType: 'apps', alias: 'support-tickets', id: 'SUP-1' }));
@@ -23,6 +27,10 @@ export function attachmentsQueryOptions(record: RecordRef) {
     queryFn: ({ signal }) =>
       api.listAttachments(record.recordType, record.alias, record.id, { signal }),
     staleTime: 0,
+    refetchInterval: (query) =>
+      (query.state.data as AttachmentList | undefined)?.some((a) => a.state === 'PROCESSING')
+        ? PROCESSING_POLL_MS
+        : false,
   });
 }
 
@@ -57,7 +65,7 @@ export function removeAttachment(record: RecordRef, attachmentId: string) {
  */
 export async function downloadAttachment(
   record: RecordRef,
-  attachment: { id: string; name: string; size: number },
+  attachment: { id: string; name: string; size: number | undefined },
   onProgress?: (loaded: number, total: number) => void,
 ): Promise<void> {
   const response = await api.downloadAttachment(
@@ -66,7 +74,7 @@ export async function downloadAttachment(
     record.id,
     attachment.id,
   );
-  const total = Number(response.headers.get('content-length')) || attachment.size;
+  const total = Number(response.headers.get('content-length')) || attachment.size || 0;
   const type = response.headers.get('content-type') ?? 'application/octet-stream';
   const chunks: BlobPart[] = [];
   let loaded = 0;

@@ -95,4 +95,28 @@ describe('AttachmentsPanel', () => {
       ]),
     );
   });
+
+  it('reads the published shapes: links by media type, files without a content URL', async () => {
+    vi.restoreAllMocks();
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      jsonResponse([
+        // A hosted link: no `url` key, the address in `name`, no contentUrl, no size or date.
+        { id: 'l1', name: 'https://docs.example.com/', mediaType: 'text/uri-list' },
+        // A file the service gives no content URL for, still processing (state in lower case).
+        { id: 'f1', name: 'scan.png', mediaType: 'image/png', state: 'processing' },
+      ]),
+    );
+    renderWithQuery(<AttachmentsPanel record={record} />);
+    const list = await screen.findByRole('list', { name: 'Attachments' });
+    const [linkRow, fileRow] = within(list).getAllByRole('listitem');
+    const anchors = within(linkRow as HTMLElement).getAllByRole('link');
+    expect(anchors.length).toBeGreaterThan(0);
+    for (const anchor of anchors)
+      expect(anchor).toHaveAttribute('href', 'https://docs.example.com/');
+    expect(fileRow).toHaveTextContent('Processing');
+    expect(within(fileRow as HTMLElement).getByTestId('not-downloadable')).toHaveTextContent(
+      'No content to download',
+    );
+    expect(within(list).queryByRole('button', { name: /Download/ })).toBeNull();
+  });
 });

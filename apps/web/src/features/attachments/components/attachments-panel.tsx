@@ -12,7 +12,13 @@ import {
 import { useId, useRef, useState, useSyncExternalStore } from 'react';
 
 import type { Attachment } from '@wsc/api-client';
-import { isApiError, MAX_UPLOAD_BYTES, UrlLinkInputSchema } from '@wsc/api-client';
+import {
+  isApiError,
+  isDownloadable,
+  linkTarget,
+  MAX_UPLOAD_BYTES,
+  UrlLinkInputSchema,
+} from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
@@ -146,7 +152,11 @@ function AttachmentItem({
   attachment: Attachment;
   onRemove: () => void;
 }) {
-  const isLink = attachment.mediaType === 'text/uri-list' && attachment.url !== undefined;
+  // Links are told by their media type (the hosted list has no `url` key); a file the service
+  // gives no content URL for cannot be downloaded, and the row says so instead of failing.
+  const target = linkTarget(attachment);
+  const isLink = target !== undefined || attachment.mediaType.toLowerCase() === 'text/uri-list';
+  const downloadable = isDownloadable(attachment);
   const Icon = isLink ? LinkIcon : FileText;
   const [progress, setProgress] = useState<number | null>(null);
   const download = useMutation({
@@ -162,9 +172,9 @@ function AttachmentItem({
     <li className="flex items-center gap-3 px-3 py-2" data-testid="attachment-row">
       <Icon className="text-muted-foreground size-4 shrink-0" aria-hidden="true" />
       <div className="grid min-w-0 flex-1 gap-0.5">
-        {isLink ? (
+        {target ? (
           <a
-            href={attachment.url}
+            href={target}
             target="_blank"
             rel="noopener noreferrer"
             className="text-primary truncate text-sm font-medium underline-offset-4 hover:underline"
@@ -179,11 +189,15 @@ function AttachmentItem({
         )}
         <p className="text-muted-foreground flex flex-wrap gap-x-1.5 text-xs">
           <span>{mediaTypeLabel(attachment.mediaType)}</span>
-          {!isLink && <span>· {formatBytes(attachment.size)}</span>}
-          {isLink && <span className="truncate">· {attachment.url}</span>}
-          <span>
-            · <time dateTime={attachment.createdAt}>{formatDateTime(attachment.createdAt)}</time>
-          </span>
+          {!isLink && attachment.size !== undefined && (
+            <span>· {formatBytes(attachment.size)}</span>
+          )}
+          {target && target !== attachment.name && <span className="truncate">· {target}</span>}
+          {attachment.createdAt && (
+            <span>
+              · <time dateTime={attachment.createdAt}>{formatDateTime(attachment.createdAt)}</time>
+            </span>
+          )}
           {attachment.createdBy && <span>· {attachment.createdBy}</span>}
         </p>
         {!isLink && attachment.description && (
@@ -192,13 +206,17 @@ function AttachmentItem({
       </div>
       {attachment.state !== 'VALID' && (
         <Badge variant={attachment.state === 'ERROR' ? 'destructive' : 'secondary'}>
-          {attachment.state === 'ERROR' ? 'Error' : 'Processing'}
+          {attachment.state === 'ERROR'
+            ? 'Error'
+            : attachment.state === 'PROCESSING'
+              ? 'Processing'
+              : attachment.state.charAt(0) + attachment.state.slice(1).toLowerCase()}
         </Badge>
       )}
-      {isLink ? (
+      {target ? (
         <Button variant="ghost" size="icon-sm" asChild>
           <a
-            href={attachment.url}
+            href={target}
             target="_blank"
             rel="noopener noreferrer"
             aria-label={`Open ${attachment.name} in a new tab`}
@@ -206,6 +224,10 @@ function AttachmentItem({
             <ExternalLink aria-hidden="true" />
           </a>
         </Button>
+      ) : !downloadable ? (
+        <span className="text-muted-foreground text-xs" data-testid="not-downloadable">
+          {isLink ? 'Link without an address' : 'No content to download'}
+        </span>
       ) : (
         <Button
           variant="ghost"

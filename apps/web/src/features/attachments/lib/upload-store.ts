@@ -36,7 +36,7 @@ export type UploadFn = (
   target: UploadTarget,
   file: File,
   options: { signal: AbortSignal; onProgress: (progress: UploadProgress) => void },
-) => Promise<Attachment>;
+) => Promise<Attachment | undefined>;
 
 export interface UploadManagerOptions {
   upload: UploadFn;
@@ -55,7 +55,8 @@ interface Entry {
   file: File;
   controller: AbortController | undefined;
   samples: RateSample[];
-  onUploaded: ((attachment: Attachment) => void) | undefined;
+  /** Called after a successful upload, with the Attachment when the server sent one. */
+  onUploaded: ((attachment: Attachment | undefined) => void) | undefined;
 }
 
 const ACTIVE: ReadonlySet<UploadStatus> = new Set(['queued', 'uploading']);
@@ -145,7 +146,7 @@ export function createUploadManager(options: UploadManagerOptions) {
     enqueue(
       target: UploadTarget,
       files: Iterable<File>,
-      onUploaded?: (attachment: Attachment) => void,
+      onUploaded?: (attachment: Attachment | undefined) => void,
     ): string[] {
       const keys: string[] = [];
       for (const file of files) {

@@ -1,62 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 
-import { ApiError, apiErrorFromResponse, MeSchema, UserSchema } from '@wsc/api-client';
+import type { LoginInput, Session } from '@wsc/api-client';
+import { ApiError, BffConfigSchema, LoginResultSchema, SessionSchema } from '@wsc/api-client';
 
-/** `GET /bff/session`: who is signed in, in which region, until when. */
-export const SessionSchema = z.object({
-  user: MeSchema.or(UserSchema.extend({ role: z.string().optional() })),
-  region: z.string(),
-  expiresAt: z.string(),
-});
-export type Session = z.infer<typeof SessionSchema>;
+import { configureApi } from '@/lib/api.ts';
+import { bff } from '@/lib/bff.ts';
 
-/** `GET /bff/config`: what the sign-in form offers (no session needed). */
-export const BffConfigSchema = z.object({
-  regions: z.array(z.object({ id: z.string(), label: z.string() })).min(1),
-  maxUploadBytes: z.number().optional(),
-});
-export type BffConfig = z.infer<typeof BffConfigSchema>;
-
-export const LoginInputSchema = z.object({
-  clientId: z.string().trim().min(1, 'Enter your client ID'),
-  clientSecret: z.string().min(1, 'Enter your client secret'),
-  region: z.string().min(1),
-});
-export type LoginInput = z.infer<typeof LoginInputSchema>;
-
-const LoginResultSchema = z.object({ user: UserSchema.passthrough(), region: z.string() });
-
-async function bff<S extends z.ZodType>(
-  path: string,
-  schema: S,
-  init?: RequestInit,
-): Promise<z.output<S>> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      credentials: 'same-origin',
-      ...init,
-      headers: { Accept: 'application/json', ...init?.headers },
-    });
-  } catch (cause) {
-    throw new ApiError({ status: 0, code: 'network_error', cause });
-  }
-  if (!response.ok) throw await apiErrorFromResponse(response);
-  if (response.status === 204) return schema.parse(undefined);
-  const parsed = schema.safeParse(await response.json());
-  if (!parsed.success) {
-    throw new ApiError({
-      status: response.status,
-      code: 'invalid_response',
-      detail: `Unexpected reply from ${path}`,
-    });
-  }
-  return parsed.data;
-}
+export type { BffConfig, LoginInput, Session, SessionUser } from '@wsc/api-client';
+export { LoginInputSchema } from '@wsc/api-client';
 
 /**
- * The session, or `null` when signed out (401). Other failures throw ApiError.
+ * The session, or `null` when signed out (401). Other failures throw ApiError. Loading it also
+ * points the API client at the session region's profile (what requests the upstream accepts).
  *
  * @example
  * const session = await queryClient.ensureQueryData(sessionQueryOptions());
@@ -66,7 +22,9 @@ export function sessionQueryOptions() {
     queryKey: ['session'],
     queryFn: async (): Promise<Session | null> => {
       try {
-        return await bff('/bff/session', SessionSchema);
+        const session = await bff('/bff/session', SessionSchema);
+        configureApi(session.capabilities.profile);
+        return session;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
         throw error;
@@ -98,12 +56,14 @@ export function bffConfigQueryOptions() {
  * @example
  * await login({ clientId, clientSecret, region: 'default' });
  */
-export function login(input: LoginInput) {
-  return bff('/bff/login', LoginResultSchema, {
+export async function login(input: LoginInput) {
+  const result = await bff('/bff/login', LoginResultSchema, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-CSRF': '1' },
     body: JSON.stringify(input),
   });
+  configureApi(result.capabilities.profile);
+  return result;
 }
 
 /**
@@ -114,4 +74,27 @@ export function login(input: LoginInput) {
  */
 export async function logout(): Promise<void> {
   await bff('/bff/logout', z.unknown(), { method: 'POST', headers: { 'X-CSRF': '1' } });
+}
+
+/**
+ * What the console shows of the signed-in person's role: `admin` (manage users and groups),
+ * `member` (no management controls), `unknown` (nobody could say: controls are shown, and the
+ * service's own 403 explains a refusal).
+ *
+ * @example
+ * canManage(session.user); // true for ADMIN and UNKNOWN
+ */
+export function canManage(user: Session['user']): boolean {
+  return user.role !== 'MEMBER';
+}
+
+/**
+ * The name to show for the signed-in person: their name, else their email, else the client id.
+ *
+ * @example
+ * displayName({ firstName: 'Ana', lastName: 'Silva', clientId: 'c1', ... }); // 'Ana Silva'
+ */
+export function displayName(user: Session['user']): string {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  return name || user.email || user.clientId;
 }

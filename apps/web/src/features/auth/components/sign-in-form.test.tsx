@@ -1,6 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { capabilitiesFor } from '@wsc/api-client';
+
 import { jsonResponse, renderWithQuery } from '@/testing/render.tsx';
 
 import { SignInForm } from './sign-in-form.tsx';
@@ -35,9 +37,12 @@ describe('SignInForm', () => {
           email: 'a@x.io',
           firstName: 'A',
           lastName: 'B',
-          status: 'ACTIVE',
+          clientId: 'cid',
+          role: 'ADMIN',
+          identity: 'api',
         },
         region: 'eu',
+        capabilities: capabilitiesFor('extended'),
       }),
     );
     const onSignedIn = vi.fn();
@@ -95,5 +100,47 @@ describe('SignInForm', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByLabelText('Client ID')).toHaveAccessibleDescription('Enter your client ID');
     expect(fetchMock.mock.calls.some(([url]) => url === '/bff/login')).toBe(false);
+  });
+
+  it('asks an optional, unverified email only where the region needs it, and sends it', async () => {
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input);
+      if (url === '/bff/config') {
+        return jsonResponse({
+          regions: [
+            { id: 'default', label: 'Ours', profile: 'extended' },
+            { id: 'eu', label: 'Tenant EU', profile: 'hosted', askEmail: true },
+          ],
+        });
+      }
+      return jsonResponse({
+        user: { clientId: 'cid', role: 'UNKNOWN', identity: 'self', email: 'ana@x.io' },
+        region: 'eu',
+        capabilities: capabilitiesFor('hosted'),
+      });
+    });
+    const onSignedIn = vi.fn();
+    const { user } = renderWithQuery(<SignInForm onSignedIn={onSignedIn} />);
+    await screen.findByRole('option', { name: 'Tenant EU' });
+    expect(screen.queryByLabelText(/Your email/)).toBeNull();
+    await user.selectOptions(screen.getByLabelText('Region'), 'eu');
+    const email = screen.getByLabelText(/Your email/);
+    expect(email).toHaveAccessibleDescription(/marked unverified/);
+    await user.type(screen.getByLabelText('Client ID'), 'cid');
+    await user.type(screen.getByLabelText('Client secret'), 's3cret');
+    await user.type(email, 'not-an-email');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(fetchMock.mock.calls.some(([url]) => url === '/bff/login')).toBe(false);
+    await user.clear(email);
+    await user.type(email, 'ana@x.io');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await vi.waitFor(() => expect(onSignedIn).toHaveBeenCalled());
+    const call = fetchMock.mock.calls.find(([url]) => url === '/bff/login');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+      clientId: 'cid',
+      clientSecret: 's3cret',
+      region: 'eu',
+      email: 'ana@x.io',
+    });
   });
 });

@@ -36,21 +36,36 @@ export function signInErrorMessage(error: unknown): string {
 
 type FieldErrors = Partial<Record<keyof LoginInput, string>>;
 
-/** Password-manager friendly sign-in: real form, `username`/`current-password` autocomplete. */
+/**
+ * Password-manager friendly sign-in: real form, `username`/`current-password` autocomplete.
+ * Where the region's service cannot say who a client id belongs to (the hosted API, with no
+ * identities file at the BFF), an optional email is asked for: it names the person in the console
+ * and is marked unverified; it decides nothing.
+ */
 export function SignInForm({ onSignedIn }: { onSignedIn: () => void | Promise<void> }) {
   const config = useQuery(bffConfigQueryOptions());
   const regions = config.data?.regions ?? [{ id: 'default', label: 'Default' }];
+  const [regionId, setRegionId] = useState<string | undefined>(undefined);
+  const region = regions.find((r) => r.id === regionId) ?? regions[0];
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const ids = { clientId: useId(), secret: useId(), region: useId(), error: useId() };
+  const ids = {
+    clientId: useId(),
+    secret: useId(),
+    region: useId(),
+    email: useId(),
+    error: useId(),
+  };
   const mutation = useMutation({ mutationFn: login, onSuccess: () => onSignedIn() });
 
   function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
+    const email = data.get('email');
     const parsed = LoginInputSchema.safeParse({
       clientId: data.get('clientId'),
       clientSecret: data.get('clientSecret'),
       region: data.get('region') ?? regions[0]?.id,
+      ...(typeof email === 'string' && email.trim() !== '' ? { email } : {}),
     });
     if (!parsed.success) {
       const errors: FieldErrors = {};
@@ -120,14 +135,45 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void | Promise<vo
       </div>
       <div className="grid gap-2">
         <Label htmlFor={ids.region}>Region</Label>
-        <NativeSelect id={ids.region} name="region" defaultValue={regions[0]?.id}>
-          {regions.map((region) => (
-            <option key={region.id} value={region.id}>
-              {region.label}
+        <NativeSelect
+          id={ids.region}
+          name="region"
+          value={region?.id}
+          onChange={(event) => setRegionId(event.target.value)}
+        >
+          {regions.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.label}
             </option>
           ))}
         </NativeSelect>
       </div>
+      {region?.askEmail && (
+        <div className="grid gap-2">
+          <Label htmlFor={ids.email}>
+            Your email <span className="text-muted-foreground font-normal">(optional)</span>
+          </Label>
+          <Input
+            id={ids.email}
+            name="email"
+            type="email"
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={fieldErrors.email ? true : undefined}
+            aria-describedby={`${ids.email}-hint${fieldErrors.email ? ` ${ids.email}-error` : ''}`}
+          />
+          <p id={`${ids.email}-hint`} className="text-muted-foreground text-xs">
+            This service does not say who a client ID belongs to. Your email only names you in the
+            console (marked unverified); it grants nothing.
+          </p>
+          {fieldErrors.email && (
+            <p id={`${ids.email}-error`} className="text-destructive text-sm">
+              {fieldErrors.email}
+            </p>
+          )}
+        </div>
+      )}
       <Button type="submit" size="lg" disabled={mutation.isPending} className="w-full">
         {mutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
         {mutation.isPending ? 'Signing in…' : 'Sign in'}

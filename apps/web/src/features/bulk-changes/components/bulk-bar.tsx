@@ -2,6 +2,7 @@ import { PenLine } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 
 import type { Definition, RecordData } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { Button } from '@/components/ui/button.tsx';
 import { formatCount } from '@/lib/format.ts';
@@ -48,7 +49,13 @@ export function BulkBar({
     setTarget(
       allMatching
         ? { kind: 'filter', filter, total: total ?? 0 }
-        : { kind: 'selected', records: rows.filter((r) => r.id && selected.has(r.id)) },
+        : {
+            kind: 'selected',
+            records: rows.filter((r) => {
+              const id = recordHandle(r, definition);
+              return id !== undefined && selected.has(id);
+            }),
+          },
     );
   }
 

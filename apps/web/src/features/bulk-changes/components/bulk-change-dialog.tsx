@@ -16,9 +16,10 @@ import {
 } from '@/components/ui/dialog.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
+import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatCount } from '@/lib/format.ts';
 
-import type { BulkPlan } from '../lib/plan.ts';
+import type { BulkItem, BulkPlan } from '../lib/plan.ts';
 import type { BulkOutcome } from '../lib/scheduler.ts';
 import { bulkUpdate, fetchAllMatching, toFailureInfo } from '../api/bulk-api.ts';
 import { planBulk } from '../lib/plan.ts';
@@ -67,7 +68,11 @@ export function BulkChangeDialog({
   onApplied: () => void;
 }) {
   const recordType = definition.recordType as RecordType;
-  const editable = useMemo(() => definition.fields.filter((f) => !f.readOnly), [definition]);
+  const { etag: serverChecks } = useCapabilities();
+  const editable = useMemo(
+    () => definition.fields.filter((f) => !f.readOnly && f.name !== definition.handleField),
+    [definition],
+  );
   const first = editable.find((f) => f.type === 'PICKLIST') ?? (editable[0] as Field | undefined);
   const [rows, setRows] = useState<Row[]>(() =>
     first ? [{ key: 0, field: first.name, value: '' }] : [],
@@ -115,14 +120,14 @@ export function BulkChangeDialog({
                 onProgress: (loaded, total) => setStep({ name: 'loading', loaded, total }),
               });
             })();
-      setStep({ name: 'preview', plan: planBulk(records, changes), changes });
+      setStep({ name: 'preview', plan: planBulk(records, changes, definition), changes });
     } catch (error) {
       setStep({ name: 'edit' });
       setProblem(describeError(error).title);
     }
   }
 
-  async function run(ids: { id: string }[], changes: RecordData, previous: BulkOutcome[]) {
+  async function run(ids: BulkItem[], changes: RecordData, previous: BulkOutcome[]) {
     const controller = new AbortController();
     abort.current = controller;
     ran.current = true;
@@ -132,7 +137,7 @@ export function BulkChangeDialog({
     setStep({ name: 'running', total: ids.length, offset: kept.length, changes });
     await runBulk(
       ids,
-      (item, signal) => bulkUpdate(recordType, definition.alias, item.id, changes, signal),
+      (item, signal) => bulkUpdate(definition, item, changes, serverChecks, signal),
       {
         concurrency: BULK_CONCURRENCY,
         minIntervalMs: BULK_MIN_INTERVAL_MS,
@@ -294,6 +299,13 @@ export function BulkChangeDialog({
                 <>
                   ; <span className="tabular-nums">{formatCount(step.plan.unchanged)}</span> already{' '}
                   {step.plan.unchanged === 1 ? 'has' : 'have'} these values
+                </>
+              )}
+              {step.plan.unaddressable > 0 && (
+                <>
+                  ; <span className="tabular-nums">{formatCount(step.plan.unaddressable)}</span>{' '}
+                  {step.plan.unaddressable === 1 ? 'has' : 'have'} no handle and cannot be changed
+                  from here
                 </>
               )}
               .

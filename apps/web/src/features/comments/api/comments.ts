@@ -1,6 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
-import type { RecordType } from '@wsc/api-client';
+import type { Comment, RecordType } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
@@ -36,7 +36,24 @@ export function commentsQueryOptions(record: RecordRef) {
 }
 
 /**
- * Posts a comment (JSON, answered with the Comment).
+ * The thread in time order. The published contract does not say in which order comments come, so
+ * they are ordered by `createdAt` where every comment has one (stable: ties keep the server's
+ * order), and left as sent otherwise.
+ *
+ * @example
+ * oldestFirst(page.items)[0]?.createdAt; // the earliest
+ */
+export function oldestFirst(comments: Comment[]): Comment[] {
+  if (comments.some((comment) => !comment.createdAt)) return comments;
+  return comments
+    .map((comment, index) => ({ comment, index, at: Date.parse(comment.createdAt ?? '') }))
+    .sort((a, b) => (a.at === b.at || Number.isNaN(a.at - b.at) ? a.index - b.index : a.at - b.at))
+    .map(({ comment }) => comment);
+}
+
+/**
+ * Posts a comment: JSON to our API (answered with the Comment), `text/plain` to the hosted one
+ * (answered with the new id); the thread is re-read either way.
  *
  * @example
  * await addComment(record, 'Called the customer; waiting for logs.');

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { configureApi } from '@/lib/api.ts';
 import { jsonResponse, renderWithQuery } from '@/testing/render.tsx';
 
 import { readDraft } from '../lib/drafts.ts';
@@ -92,5 +93,51 @@ describe('CommentsPanel', () => {
     renderWithQuery(<CommentsPanel record={record} />);
     expect(screen.getByLabelText('Add a comment')).toHaveValue('Kept while away');
     await screen.findAllByRole('listitem');
+  });
+
+  it('orders by time, and names a comment no person wrote by its source', async () => {
+    vi.restoreAllMocks();
+    Element.prototype.scrollIntoView = vi.fn();
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      jsonResponse({
+        items: [
+          { ...comment(2, 'Second'), createdBy: undefined, source: 'WORKFLOW' },
+          comment(1, 'First'),
+        ],
+      }),
+    );
+    renderWithQuery(<CommentsPanel record={record} />);
+    const items = await screen.findAllByRole('listitem');
+    expect(
+      items.map((li) => li.querySelector('[data-testid="comment-text"]')?.textContent),
+    ).toEqual(['First', 'Second']);
+    expect(items[1]?.querySelector('article')).toHaveAccessibleName('Comment by Workflow');
+  });
+
+  it('posts text/plain to the hosted service and re-reads the thread', async () => {
+    configureApi('hosted');
+    vi.restoreAllMocks();
+    Element.prototype.scrollIntoView = vi.fn();
+    const sent: { type: string | null; body: unknown }[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      if (init?.method === 'POST') {
+        sent.push({ type: new Headers(init.headers).get('content-type'), body: init.body });
+        return new Response('new-id', { status: 201, headers: { 'content-type': 'text/plain' } });
+      }
+      return jsonResponse(page(sent.length ? [comment(1, 'Hello')] : []));
+    });
+    try {
+      // Another record than the other tests', whose drafts are kept per record.
+      const { user } = renderWithQuery(<CommentsPanel record={{ ...record, id: 'SUP-8' }} />);
+      const composer = screen.getByLabelText('Add a comment');
+      await user.type(composer, 'Hello');
+      await user.keyboard('{Control>}{Enter}{/Control}');
+      expect(
+        await screen.findByText('Hello', { selector: '[data-testid="comment-text"]' }),
+      ).toBeVisible();
+      expect(sent).toEqual([{ type: 'text/plain; charset=utf-8', body: 'Hello' }]);
+    } finally {
+      configureApi('extended');
+    }
   });
 });

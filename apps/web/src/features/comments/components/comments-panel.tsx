@@ -11,9 +11,10 @@ import { Textarea } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { formatDateTime } from '@/lib/format.ts';
+import { personName } from '@/lib/people.ts';
 
 import type { RecordRef } from '../api/comments.ts';
-import { addComment, commentsQueryOptions } from '../api/comments.ts';
+import { addComment, commentsQueryOptions, oldestFirst } from '../api/comments.ts';
 import { draftKey, readDraft, saveDraft } from '../lib/drafts.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -43,7 +44,7 @@ export function CommentsPanel({ record }: { record: RecordRef }) {
     },
   });
 
-  const comments = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const comments = oldestFirst(query.data?.pages.flatMap((page) => page.items) ?? []);
   const trimmed = text.trim();
   const tooLong = text.length > COMMENT_MAX_LENGTH;
   const canSend = trimmed !== '' && !tooLong && !post.isPending;
@@ -76,34 +77,39 @@ export function CommentsPanel({ record }: { record: RecordRef }) {
           </div>
         ) : (
           <ol className="grid gap-4" aria-label="Comment thread" data-testid="comment-thread">
-            {comments.map((comment) => (
-              <li key={comment.id}>
-                <article
-                  className="grid gap-1"
-                  aria-label={`Comment by ${comment.createdBy.firstName} ${comment.createdBy.lastName}`}
-                >
-                  <header className="flex items-baseline gap-2">
-                    <span className="text-sm font-medium">
-                      {comment.createdBy.firstName} {comment.createdBy.lastName}
-                    </span>
-                    <time
-                      dateTime={comment.createdAt}
-                      className="text-muted-foreground text-xs"
-                      title={comment.createdAt}
+            {comments.map((comment) => {
+              // Workflow comments have no person behind them; the source says where they came from.
+              const author = comment.createdBy
+                ? personName(comment.createdBy)
+                : comment.source
+                  ? `${comment.source.charAt(0)}${comment.source.slice(1).toLowerCase()}`
+                  : 'Unknown author';
+              return (
+                <li key={comment.id}>
+                  <article className="grid gap-1" aria-label={`Comment by ${author}`}>
+                    <header className="flex items-baseline gap-2">
+                      <span className="text-sm font-medium">{author}</span>
+                      {comment.createdAt && (
+                        <time
+                          dateTime={comment.createdAt}
+                          className="text-muted-foreground text-xs"
+                          title={comment.createdAt}
+                        >
+                          {formatDateTime(comment.createdAt)}
+                        </time>
+                      )}
+                    </header>
+                    {/* A text node: React escapes it, so markup in a comment is shown, never run. */}
+                    <p
+                      className="bg-muted/50 rounded-md px-3 py-2 text-sm break-words whitespace-pre-wrap"
+                      data-testid="comment-text"
                     >
-                      {formatDateTime(comment.createdAt)}
-                    </time>
-                  </header>
-                  {/* A text node: React escapes it, so markup in a comment is shown, never run. */}
-                  <p
-                    className="bg-muted/50 rounded-md px-3 py-2 text-sm break-words whitespace-pre-wrap"
-                    data-testid="comment-text"
-                  >
-                    {comment.contents}
-                  </p>
-                </article>
-              </li>
-            ))}
+                      {comment.contents}
+                    </p>
+                  </article>
+                </li>
+              );
+            })}
           </ol>
         )}
         {query.hasNextPage && (

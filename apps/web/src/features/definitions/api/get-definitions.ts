@@ -1,11 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 
 import type { Definition, RecordType } from '@wsc/api-client';
+import { DefinitionListSchema } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
+import { bff } from '@/lib/bff.ts';
 
 /**
- * `GET /v1/definitions`: every definition the signed-in user may see.
+ * `GET /bff/definitions`: the record definitions of the session's region, in the shape of our
+ * API's `/v1/definitions` whichever the upstream is (the BFF reads them from our API, or from its
+ * workspace description for the hosted service).
  *
  * @example
  * const { data } = useSuspenseQuery(definitionsQueryOptions());
@@ -13,13 +17,14 @@ import { api } from '@/lib/api.ts';
 export function definitionsQueryOptions() {
   return queryOptions({
     queryKey: ['definitions'],
-    queryFn: ({ signal }) => api.listDefinitions({ signal }),
+    queryFn: ({ signal }) => bff('/bff/definitions', DefinitionListSchema, { signal }),
     staleTime: 5 * 60_000,
   });
 }
 
 /**
- * The number of records of one definition: a one-item search reads `total` cheaply.
+ * The number of records of one definition: a one-item search reads `total` cheaply. `undefined`
+ * when the server gives no total; elements the server cannot list are not asked.
  *
  * @example
  * const { data: count } = useQuery(recordCountQueryOptions('apps', 'support-tickets'));
@@ -28,7 +33,7 @@ export function recordCountQueryOptions(recordType: RecordType, alias: string) {
   return queryOptions({
     queryKey: ['record-count', recordType, alias],
     queryFn: async ({ signal }) =>
-      (await api.searchRecords(recordType, alias, { first: 1, signal })).total,
+      (await api.searchRecords(recordType, alias, { first: 1, signal })).total ?? null,
     staleTime: 60_000,
   });
 }

@@ -1,17 +1,36 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { Lock } from 'lucide-react';
 
 import type { Definition, RecordType } from '@wsc/api-client';
+import { isApiError } from '@wsc/api-client';
 
 import { formatCount } from '@/lib/format.ts';
 
 import { RECORD_TYPE_LABELS, recordCountQueryOptions } from '../api/get-definitions.ts';
 
+/**
+ * The record count beside a definition. Nothing while loading, for definitions the server cannot
+ * list, or when it gives no total; a lock when the service refuses this credential (403), since
+ * with the hosted service the BFF cannot know in advance what each person may read.
+ */
 function Count({ definition }: { definition: Definition }) {
-  const query = useQuery(
-    recordCountQueryOptions(definition.recordType as RecordType, definition.alias),
-  );
-  if (query.data === undefined) return null;
+  const query = useQuery({
+    ...recordCountQueryOptions(definition.recordType as RecordType, definition.alias),
+    enabled: definition.listable !== false,
+  });
+  if (query.isError && isApiError(query.error) && query.error.status === 403) {
+    return (
+      <span
+        className="text-muted-foreground ml-auto"
+        title="You do not have access to these records"
+      >
+        <Lock aria-hidden="true" className="size-3.5" />
+        <span className="sr-only">(no access)</span>
+      </span>
+    );
+  }
+  if (query.data === undefined || query.data === null) return null;
   return (
     <span
       className="text-muted-foreground ml-auto text-xs tabular-nums"

@@ -118,4 +118,23 @@ describe('GroupDetail', () => {
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
   });
+
+  it('offers no membership controls for a dynamic group, and says why', async () => {
+    mockApi([ada?.id ?? '']);
+    renderWithRouter(<GroupDetail group={{ ...group, dynamic: true }} canManage />);
+    expect(await screen.findByRole('link', { name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.getByTestId('membership-fixed')).toHaveTextContent('follow its rules');
+    expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+  });
+
+  it('shows the controls with a note when the role is not known (the service decides)', async () => {
+    mockApi([ada?.id ?? '']);
+    renderWithRouter(<GroupDetail group={group} canManage roleKnown={false} />);
+    expect(await screen.findByRole('link', { name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.getByTestId('role-note')).toHaveTextContent(
+      'the service checks your permissions',
+    );
+    expect(screen.getByRole('checkbox', { name: 'Select Ada Lovelace' })).toBeInTheDocument();
+  });
 });

@@ -7,6 +7,8 @@ import type { Group, User } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { RoleNote } from '@/components/role-note.tsx';
+import { SkippedNote } from '@/components/skipped-note.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
@@ -19,6 +21,7 @@ import {
   TableRow,
 } from '@/components/ui/table.tsx';
 import { formatCount } from '@/lib/format.ts';
+import { personName, statusLabel } from '@/lib/people.ts';
 
 import type { MembershipChange } from '../api/groups.ts';
 import {
@@ -55,9 +58,21 @@ type Operation = { op: 'add' | 'remove'; users: User[] };
 /**
  * A group's page: its flags and domains, and its members (paged). Administrators add people
  * (several at once, from the people search) and remove selected members; each change is reported
- * with an Undo that reverts exactly what it did.
+ * with an Undo that reverts exactly what it did. Dynamic groups (members follow rules) and
+ * system-managed groups cannot be changed by hand, so they get no controls.
  */
-export function GroupDetail({ group, canManage }: { group: Group; canManage: boolean }) {
+export function GroupDetail({
+  group,
+  canManage: mayManage,
+  roleKnown = true,
+}: {
+  group: Group;
+  canManage: boolean;
+  /** False when the console could not learn the person's role (see RoleNote). */
+  roleKnown?: boolean;
+}) {
+  const fixed = group.dynamic || group.managed;
+  const canManage = mayManage && !fixed;
   const queryClient = useQueryClient();
   const members = useInfiniteQuery(groupMembersQueryOptions(group.id));
   const rows = useMemo(
@@ -152,6 +167,14 @@ export function GroupDetail({ group, canManage }: { group: Group; canManage: boo
             )}
           </div>
 
+          {mayManage && fixed && (
+            <p className="text-muted-foreground text-sm" data-testid="membership-fixed">
+              {group.dynamic
+                ? 'Members of a dynamic group follow its rules; they cannot be added or removed by hand.'
+                : 'This group is managed by the system; its members cannot be changed here.'}
+            </p>
+          )}
+          {canManage && !roleKnown && <RoleNote />}
           {canManage && (
             <AddMembers
               pending={change.isPending}
@@ -221,7 +244,7 @@ export function GroupDetail({ group, canManage }: { group: Group; canManage: boo
                 </TableHeader>
                 <TableBody>
                   {rows.map((user) => {
-                    const name = `${user.firstName} ${user.lastName}`;
+                    const name = personName(user);
                     const checked = selected.has(user.id);
                     return (
                       <TableRow key={user.id} data-state={checked ? 'selected' : undefined}>
@@ -247,9 +270,7 @@ export function GroupDetail({ group, canManage }: { group: Group; canManage: boo
                         </TableCell>
                         <TableCell className="text-muted-foreground py-2">{user.email}</TableCell>
                         <TableCell className="py-2">{user.jobTitle || '—'}</TableCell>
-                        <TableCell className="py-2">
-                          {user.status === 'ACTIVE' ? 'Active' : 'Inactive'}
-                        </TableCell>
+                        <TableCell className="py-2">{statusLabel(user.status)}</TableCell>
                       </TableRow>
                     );
                   })}
@@ -257,6 +278,7 @@ export function GroupDetail({ group, canManage }: { group: Group; canManage: boo
               </Table>
             </div>
           )}
+          <SkippedNote pages={members.data?.pages} noun="member" />
           {members.isError && rows.length > 0 && (
             <ErrorPanel compact error={members.error} onRetry={() => void members.refetch()} />
           )}

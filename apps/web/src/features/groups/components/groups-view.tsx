@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Loader2, UsersRound } from 'lucide-react';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { SkippedNote } from '@/components/skipped-note.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import {
@@ -52,6 +53,7 @@ export function GroupsView() {
 
   return (
     <div className="min-h-0 flex-1 overflow-auto px-6 pb-6">
+      <SkippedNote pages={query.data?.pages} noun="group" className="pb-2" />
       <div className="overflow-hidden rounded-lg border">
         <Table aria-label="Groups">
           <TableHeader>

@@ -15,17 +15,21 @@ export interface RecordSearchParams {
 
 /**
  * Cursor-paged record search for the table: pages start at the URL's cursor and "Load more"
- * follows each page's `end_cursor`.
+ * follows each page's `end_cursor`. `serverSort` false (the hosted API has no `sort`): the sort
+ * stays out of the request and out of the cache key (the rows come in the server's order and the
+ * view sorts them), so changing it does not reload.
  *
  * @example
- * const query = useSuspenseInfiniteQuery(recordSearchQueryOptions('apps', 'support-tickets', search));
+ * const query = useSuspenseInfiniteQuery(recordSearchQueryOptions('apps', 'support-tickets', search, true));
  */
 export function recordSearchQueryOptions(
   recordType: RecordType,
   alias: string,
   params: RecordSearchParams,
+  serverSort: boolean,
 ) {
-  const { filter, sort, cursor } = params;
+  const { filter, cursor } = params;
+  const sort = serverSort ? params.sort : undefined;
   return infiniteQueryOptions({
     queryKey: ['records', recordType, alias, { filter, sort, cursor }],
     queryFn: ({ pageParam, signal }) =>
@@ -43,7 +47,7 @@ export function recordSearchQueryOptions(
 }
 
 /**
- * One record and its ETag (sent back as `If-Match` on save).
+ * One record and its ETag (sent back as `If-Match` on save; the hosted API sends none).
  *
  * @example
  * const { data } = useSuspenseQuery(recordQueryOptions('apps', 'support-tickets', 'SUP-1'));
@@ -57,7 +61,7 @@ export function recordQueryOptions(recordType: RecordType, alias: string, id: st
 }
 
 /**
- * `PUT` with `If-Match`: a stale ETag answers 412.
+ * `PUT` with `If-Match` where there is an ETag: a stale one answers 412.
  *
  * @example
  * await updateRecord({ recordType, alias, id, fields: { Status: 'Open' }, etag });
@@ -75,7 +79,8 @@ export function updateRecord(input: {
 }
 
 /**
- * `POST` a new record -> the stored record with its new id.
+ * `POST` a new record -> the record as stored (with its handle in our API; the hosted reply may
+ * have none, or no body at all).
  *
  * @example
  * const record = await createRecord({ recordType, alias, fields: { Title: 'Printer on fire' } });

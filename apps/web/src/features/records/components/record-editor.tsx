@@ -3,8 +3,9 @@ import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
-import { isApiError } from '@wsc/api-client';
+import { isApiError, recordHandle } from '@wsc/api-client';
 
+import type { FieldDifference } from '@/lib/record-writes.ts';
 import { Button } from '@/components/ui/button.tsx';
 import {
   Dialog,
@@ -14,15 +15,27 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
-import { formatDateTime } from '@/lib/format.ts';
+import { toast } from '@/components/ui/toast.tsx';
+import { useCapabilities } from '@/lib/capabilities.ts';
+import { formatDate, formatDateTime } from '@/lib/format.ts';
+import { saveRecord, StaleRecordError } from '@/lib/record-writes.ts';
 
-import { createRecord, recordQueryOptions, updateRecord } from '../api/records.ts';
+import { createRecord, recordQueryOptions } from '../api/records.ts';
 import { changedFields, RecordForm } from './record-form.tsx';
+
+/** A read-only value as the header shows it: dates in the viewer's zone. */
+function readOnlyValue(type: string, value: string): string {
+  if (type === 'DATETIME') return formatDateTime(value);
+  if (type === 'DATE') return formatDate(value);
+  return value;
+}
 
 /**
  * Edits one record: loads it with its ETag, saves the changed fields with `If-Match`, shows 422
  * problems next to fields, and on 412 explains the conflict and offers to reload the latest
- * version while keeping the user's edits on top of it.
+ * version while keeping the user's edits on top of it. Where the server has no ETag (the hosted
+ * API), the save re-reads the record first and a change to a field being saved opens the same
+ * dialog, naming the fields (lib/record-writes.ts).
  */
 export function RecordEditor({
   definition,
@@ -35,6 +48,7 @@ export function RecordEditor({
 }) {
   const recordType = definition.recordType as RecordType;
   const queryClient = useQueryClient();
+  const { etag: serverChecks } = useCapabilities();
   const options = recordQueryOptions(recordType, definition.alias, id);
   const { data } = useSuspenseQuery(options);
   // The form's baseline: replaced only by a save or an explicit reload, never behind the user's back.
@@ -42,15 +56,18 @@ export function RecordEditor({
   const [keptDraft, setKeptDraft] = useState<RecordData | undefined>(undefined);
   const [formKey, setFormKey] = useState(0);
   const [conflictDraft, setConflictDraft] = useState<RecordData | null>(null);
+  const [conflictFields, setConflictFields] = useState<FieldDifference[]>([]);
   const [reloading, setReloading] = useState(false);
 
   const mutation = useMutation({
     mutationFn: (vars: { fields: RecordData; draft: RecordData }) =>
-      updateRecord({
+      saveRecord({
         recordType,
         alias: definition.alias,
         id,
-        fields: vars.fields,
+        definition,
+        base: base.record,
+        changes: vars.fields,
         etag: base.etag,
       }),
     onSuccess: (saved) => {
@@ -61,7 +78,10 @@ export function RecordEditor({
       void queryClient.invalidateQueries({ queryKey: ['records', recordType, definition.alias] });
     },
     onError: (error, vars) => {
-      if (isApiError(error) && error.status === 412) setConflictDraft(vars.draft);
+      if (isApiError(error) && error.status === 412) {
+        setConflictFields(error instanceof StaleRecordError ? error.differences : []);
+        setConflictDraft(vars.draft);
+      }
     },
   });
 
@@ -82,18 +102,31 @@ export function RecordEditor({
   }
 
   const record = base.record;
+  // Read-only values (audit fields of either profile), except the handle shown in the title.
+  const readOnly = definition.fields.filter(
+    (f) => f.readOnly && f.name !== definition.handleField && record[f.name],
+  );
   return (
     <>
-      <dl className="text-muted-foreground grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 border-b px-6 py-2.5 text-xs">
-        <dt>Created</dt>
-        <dd>
-          {formatDateTime(record['Created At'] ?? '')} by {record['Created By'] || 'unknown'}
-        </dd>
-        <dt>Updated</dt>
-        <dd>
-          {formatDateTime(record['Updated At'] ?? '')} by {record['Updated By'] || 'unknown'}
-        </dd>
-      </dl>
+      {readOnly.length > 0 && (
+        <dl className="text-muted-foreground grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 border-b px-6 py-2.5 text-xs">
+          {readOnly.map((field) => (
+            <div key={field.name} className="contents">
+              <dt>{field.name}</dt>
+              <dd>{readOnlyValue(field.type, record[field.name] ?? '')}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {!serverChecks && (
+        <p
+          className="text-muted-foreground border-b px-6 py-1.5 text-xs"
+          data-testid="no-etag-note"
+        >
+          This service has no version check: saving re-reads the record first and warns you if a
+          field you changed was changed by someone else meanwhile.
+        </p>
+      )}
       <RecordForm
         key={formKey}
         definition={definition}
@@ -118,6 +151,39 @@ export function RecordEditor({
               again.
             </DialogDescription>
           </DialogHeader>
+          {conflictFields.length > 0 && (
+            <table className="w-full text-sm" data-testid="conflict-fields">
+              <caption className="sr-only">Fields changed by someone else</caption>
+              <thead className="text-muted-foreground text-left text-xs">
+                <tr>
+                  <th scope="col" className="py-1 font-medium">
+                    Field
+                  </th>
+                  <th scope="col" className="py-1 font-medium">
+                    You opened
+                  </th>
+                  <th scope="col" className="py-1 font-medium">
+                    Now stored
+                  </th>
+                  <th scope="col" className="py-1 font-medium">
+                    Yours
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {conflictFields.map((difference) => (
+                  <tr key={difference.field} className="border-t">
+                    <th scope="row" className="py-1 pr-2 text-left font-medium">
+                      {difference.field}
+                    </th>
+                    <td className="py-1 pr-2">{difference.seen || '—'}</td>
+                    <td className="py-1 pr-2">{difference.now || '—'}</td>
+                    <td className="py-1">{difference.mine || '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
           <DialogFooter>
             <Button variant="ghost" onClick={() => setConflictDraft(null)}>
               Keep editing
@@ -134,7 +200,10 @@ export function RecordEditor({
 }
 
 /**
- * Creates a record of a definition, then hands its new id to `onCreated`.
+ * Creates a record of a definition, then hands its new handle to `onCreated`. A server whose reply
+ * names no handle (the hosted API may answer 201 with a record without one, or with no body)
+ * still created it: the panel closes, the list refreshes and a toast says so, instead of calling
+ * a success a failure (and inviting a duplicate).
  */
 export function RecordCreator({
   definition,
@@ -155,7 +224,13 @@ export function RecordCreator({
       void queryClient.invalidateQueries({
         queryKey: ['record-count', recordType, definition.alias],
       });
-      onCreated(record.id);
+      const handle = recordHandle(record, definition);
+      if (handle) return onCreated(handle);
+      const title = definition.titleField ? record[definition.titleField] : undefined;
+      toast({
+        message: `Created${title ? ` “${title}”` : ` a ${definition.name} record`}. The service did not return its handle; find it in the list.`,
+      });
+      onClose();
     },
   });
   return (

@@ -94,8 +94,16 @@ export function RecordForm({
   const errors: FieldErrors = { ...byField, ...localErrors };
   const changes = mode === 'edit' ? changedFields(base, draft) : draft;
   const dirty = Object.keys(changes).length > 0;
+  // A 422 without per-field problems (the hosted service sends none) is shown whole, above the
+  // fields: otherwise the user would see nothing at all.
   const generalError =
-    error && !(isApiError(error) && (error.status === 422 || error.status === 412)) ? error : null;
+    error &&
+    !(
+      isApiError(error) &&
+      ((error.status === 422 && serverProblems.length > 0) || error.status === 412)
+    )
+      ? error
+      : null;
 
   function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();

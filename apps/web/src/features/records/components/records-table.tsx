@@ -1,12 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
+import { ArrowDown, ArrowUp, ChevronsUpDown, Lock } from 'lucide-react';
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 
 import type { Definition, Field, RecordData } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { cn } from '@/lib/utils.ts';
 
-import { allFields, columnWidth } from '../lib/columns.ts';
+import { allFields, columnHeader, columnWidth } from '../lib/columns.ts';
 import { parseSort } from '../lib/search-params.ts';
 import { CellValue } from './cell-value.tsx';
 
@@ -47,8 +48,25 @@ interface TableColumn {
 }
 
 /**
+ * Why a record cannot be opened, when it has no handle (`undefined` when it has one).
+ *
+ * @example
+ * unopenableReason({ handleField: undefined }, {}); // 'This record type has no handle field ...'
+ */
+export function unopenableReason(
+  definition: Pick<Definition, 'handleField'>,
+  record: RecordData,
+): string | undefined {
+  if (recordHandle(record, definition) !== undefined) return undefined;
+  return definition.handleField
+    ? `This record has no value in ${columnHeader(definition.handleField)}, so it cannot be opened.`
+    : 'This record type has no handle field in the workspace description, so its records can be listed but not opened.';
+}
+
+/**
  * The records table: typed columns from the definition, sortable headers with `aria-sort`, a
- * sticky header and virtualized rows (only what is on screen is in the DOM).
+ * sticky header and virtualized rows (only what is on screen is in the DOM). The handle column
+ * links to the record; a row without a handle is listed, not openable, and says why.
  *
  * Every scroll frame re-renders this component (the virtualizer's range moves), so it stays cheap:
  * the header and each row are memoized, and a frame renders only the rows entering the window.
@@ -79,7 +97,7 @@ export function RecordsTable({
       .filter((f): f is Field => f !== undefined)
       .map((field) => ({
         field,
-        header: field.name === 'id' ? 'ID' : field.name,
+        header: columnHeader(field.name),
         size: columnWidth(field, definition.titleField),
       }));
   }, [columns, fields, definition.titleField]);
@@ -109,19 +127,22 @@ export function RecordsTable({
   // The header checkbox's state, worked out when the rows or the selection change, not per frame.
   const checkedState = useMemo(() => {
     if (!selected) return 'none';
-    const count = rows.filter((r) => selected.has(r.id ?? '')).length;
-    return rows.length > 0 && count === rows.length ? 'all' : count > 0 ? 'some' : 'none';
-  }, [rows, selected]);
+    const ids = rows.map((r) => recordHandle(r, definition)).filter((id) => id !== undefined);
+    const count = ids.filter((id) => selected.has(id)).length;
+    return ids.length > 0 && count === ids.length ? 'all' : count > 0 ? 'some' : 'none';
+  }, [rows, selected, definition]);
   // Stable callbacks, so that the memoized header and rows do not re-render on every scroll frame.
-  const latest = useRef({ onOpen, recordHref, onSort, selection, rows });
-  latest.current = { onOpen, recordHref, onSort, selection, rows };
+  const latest = useRef({ onOpen, recordHref, onSort, selection, rows, definition });
+  latest.current = { onOpen, recordHref, onSort, selection, rows, definition };
   const open = useCallback((id: string) => latest.current.onOpen(id), []);
   const toggle = useCallback((id: string) => latest.current.selection?.onToggle(id), []);
   const href = useCallback((id: string) => latest.current.recordHref(id), []);
   const sortBy = useCallback((field: string) => latest.current.onSort(field), []);
   const toggleAll = useCallback(() => {
-    const { selection: current, rows: loaded } = latest.current;
-    current?.onToggleAll(loaded.map((r) => r.id ?? '').filter((id) => id !== ''));
+    const { selection: current, rows: loaded, definition: def } = latest.current;
+    current?.onToggleAll(
+      loaded.map((r) => recordHandle(r, def)).filter((id): id is string => id !== undefined),
+    );
   }, []);
 
   return (
@@ -153,14 +174,18 @@ export function RecordsTable({
           {items.map((item) => {
             const record = rows[item.index];
             if (!record) return null;
+            const id = recordHandle(record, definition);
             return (
               <RecordRow
-                key={record.id ?? String(item.index)}
+                key={id ?? `row-${item.index}`}
                 record={record}
+                id={id}
+                handleField={definition.handleField}
+                blocked={id === undefined ? unopenableReason(definition, record) : undefined}
                 rowIndex={item.index}
                 columns={tableColumns}
-                selected={(record.id ?? '') === activeId}
-                checked={selection ? selection.selected.has(record.id ?? '') : undefined}
+                selected={id !== undefined && id === activeId}
+                checked={selection ? id !== undefined && selection.selected.has(id) : undefined}
                 toggle={toggle}
                 open={open}
                 href={href}
@@ -265,6 +290,9 @@ const RecordsHeader = memo(function RecordsHeader({
  */
 const RecordRow = memo(function RecordRow({
   record,
+  id,
+  handleField,
+  blocked,
   rowIndex,
   columns,
   selected,
@@ -274,6 +302,10 @@ const RecordRow = memo(function RecordRow({
   href,
 }: {
   record: RecordData;
+  /** The record's handle; undefined: it cannot be opened (`blocked` says why). */
+  id: string | undefined;
+  handleField: string | undefined;
+  blocked: string | undefined;
   rowIndex: number;
   columns: TableColumn[];
   selected: boolean;
@@ -283,38 +315,50 @@ const RecordRow = memo(function RecordRow({
   open: (id: string) => void;
   href: (id: string) => string;
 }) {
-  const id = record.id ?? '';
   return (
     <tr
       aria-rowindex={rowIndex + 2}
       data-state={selected ? 'selected' : undefined}
+      data-unopenable={id === undefined || undefined}
+      title={blocked}
       onClick={(event) => {
         // Let modified clicks on the link open new tabs as links do.
-        if (event.defaultPrevented || event.metaKey || event.ctrlKey) return;
+        if (event.defaultPrevented || event.metaKey || event.ctrlKey || id === undefined) return;
         open(id);
       }}
-      className="hover:bg-muted/60 data-[state=selected]:bg-accent cursor-pointer"
+      className={cn(
+        'hover:bg-muted/60 data-[state=selected]:bg-accent',
+        id === undefined ? 'cursor-default' : 'cursor-pointer',
+      )}
       style={{ height: ROW_HEIGHT }}
     >
       {checked !== undefined && (
         <td className="border-b px-3 align-middle" onClick={(event) => event.stopPropagation()}>
-          <input
-            type="checkbox"
-            aria-label={`Select ${id}`}
-            checked={checked}
-            onChange={() => toggle(id)}
-            className="accent-primary size-4 align-middle"
-          />
+          {id !== undefined && (
+            <input
+              type="checkbox"
+              aria-label={`Select ${id}`}
+              checked={checked}
+              onChange={() => toggle(id)}
+              className="accent-primary size-4 align-middle"
+            />
+          )}
         </td>
       )}
-      {columns.map(({ field }) => (
+      {columns.map(({ field }, index) => (
         // `overflow: clip` rather than `truncate`'s `overflow: hidden`: the same clipping and
         // ellipsis, without making every cell a scroll container for the browser to lay out.
         <td
           key={field.name}
           className="overflow-clip border-b px-3 align-middle text-ellipsis whitespace-nowrap"
         >
-          {field.name === 'id' ? (
+          {index === 0 && blocked && (
+            <span className="text-muted-foreground mr-1.5 inline-flex align-middle">
+              <Lock aria-hidden="true" className="size-3.5" />
+              <span className="sr-only">Cannot be opened: {blocked}</span>
+            </span>
+          )}
+          {field.name === handleField && id !== undefined ? (
             <a
               href={href(id)}
               onClick={(event) => {

@@ -2,8 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type { RecordData } from '@wsc/api-client';
+import { capabilitiesFor } from '@wsc/api-client';
 
-import { jsonResponse, renderWithQuery, ticketsDefinition } from '@/testing/render.tsx';
+import { CapabilitiesContext } from '@/lib/capabilities.ts';
+import {
+  hostedTicketsDefinition,
+  jsonResponse,
+  renderWithQuery,
+  ticketsDefinition,
+} from '@/testing/render.tsx';
 
 import { RecordsTable } from './records-table.tsx';
 import { RecordsView } from './records-view.tsx';
@@ -206,5 +213,116 @@ describe('RecordsTable selection', () => {
     const all = screen.getByRole('checkbox', { name: 'Select all loaded rows' });
     expect(all).toBeChecked();
     expect(all).toHaveProperty('indeterminate', false);
+  });
+});
+
+describe('RecordsView against the hosted service', () => {
+  const hostedTicket = (n: number, priority: string): RecordData => ({
+    'Ticket ID': `SUP-${n}`,
+    Title: `Ticket ${n}`,
+    Status: 'Open',
+    Priority: priority,
+  });
+  const renderHosted = (search: { sort?: string }) =>
+    renderWithQuery(
+      <CapabilitiesContext value={capabilitiesFor('hosted')}>
+        <RecordsView
+          definition={hostedTicketsDefinition}
+          search={search}
+          onSearchChange={noop}
+          onOpen={noop}
+          onCreate={noop}
+          recordHref={(id) => `/x/${id}`}
+        />
+      </CapabilitiesContext>,
+    );
+
+  it('sends no sort, sorts the loaded rows itself, says so, and can load all to sort them', async () => {
+    // Enough rows that the table does not load the next page by itself (it does near the end).
+    const first = {
+      paging: { end_cursor: 'p2', has_next_page: true },
+      items: Array.from({ length: 80 }, (_, i) => ({ data: hostedTicket(i + 1, String(i + 10)) })),
+    };
+    const second = { items: [{ data: hostedTicket(81, '1') }] };
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (input) =>
+        jsonResponse(new URL(String(input), 'http://x').searchParams.get('after') ? second : first),
+      );
+    const { user } = renderHosted({ sort: '-Priority' });
+    const note = await screen.findByTestId('local-sort-note');
+    expect(note).toHaveTextContent('Sorted within the 80 loaded records only');
+    const firstHandle = () => screen.getAllByRole('link', { name: /^SUP-/ })[0]?.textContent;
+    expect(firstHandle()).toBe('SUP-80');
+    // No total from the service: the status says what is known, not a made-up count.
+    expect(screen.getByTestId('records-status')).toHaveTextContent('80 loaded, more available');
+    await user.click(within(note).getByRole('button', { name: /Load up to 5,000 and sort/ }));
+    await waitFor(() =>
+      expect(screen.getByTestId('local-sort-note')).toHaveTextContent('all 81 records are loaded'),
+    );
+    expect(firstHandle()).toBe('SUP-80');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    for (const [input] of fetchMock.mock.calls) {
+      expect(new URL(String(input), 'http://x').searchParams.has('sort')).toBe(false);
+    }
+  });
+
+  it('sorts ascending by number, not text, in the browser', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      jsonResponse({
+        items: [
+          { data: hostedTicket(1, '10') },
+          { data: hostedTicket(2, '9') },
+          { data: hostedTicket(3, '') },
+        ],
+      }),
+    );
+    renderHosted({ sort: 'Priority' });
+    await screen.findByTestId('local-sort-note');
+    expect(screen.getAllByRole('link', { name: /^SUP-/ }).map((l) => l.textContent)).toEqual([
+      'SUP-2',
+      'SUP-1',
+      'SUP-3',
+    ]);
+  });
+
+  it('lists records without a handle, not openable, saying why', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      jsonResponse({ items: [{ data: hostedTicket(1, '1') }, { data: { Title: 'No handle' } }] }),
+    );
+    const onOpen = vi.fn();
+    const { user } = renderWithQuery(
+      <CapabilitiesContext value={capabilitiesFor('hosted')}>
+        <RecordsView
+          definition={hostedTicketsDefinition}
+          search={{}}
+          onSearchChange={noop}
+          onOpen={onOpen}
+          onCreate={noop}
+          recordHref={(id) => `/x/${id}`}
+        />
+      </CapabilitiesContext>,
+    );
+    const row = (await screen.findByText('No handle')).closest('tr');
+    if (!row) throw new Error('no row');
+    expect(row).toHaveAttribute('title', expect.stringMatching(/no value in Ticket ID/));
+    expect(within(row).getByText(/Cannot be opened/)).toBeInTheDocument();
+    await user.click(within(row).getByText('No handle'));
+    expect(onOpen).not.toHaveBeenCalled();
+    await user.click(screen.getByText('Ticket 1'));
+    expect(onOpen).toHaveBeenCalledWith('SUP-1');
+    // The handle column leads and is named by the description, not `ID`.
+    expect(screen.getAllByRole('columnheader')[0]).toHaveTextContent('Ticket ID');
+  });
+
+  it('counts items the service sent without what the console needs instead of failing', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      jsonResponse({
+        items: [{ data: hostedTicket(1, '1') }, { cursor: 'x', data: 'not a record' }],
+      }),
+    );
+    renderHosted({});
+    expect(await screen.findByText('Ticket 1')).toBeInTheDocument();
+    expect(screen.getByTestId('skipped-note')).toHaveTextContent('1 record could not be shown');
   });
 });

@@ -1,22 +1,33 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { ChevronRight, FilterX, ListFilter, Loader2, Plus, SearchX } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import {
+  ArrowDownUp,
+  ChevronRight,
+  FilterX,
+  ListFilter,
+  Loader2,
+  Plus,
+  SearchX,
+} from 'lucide-react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { FilterBuilder } from '@/components/filter-builder/filter-builder.tsx';
 import { countConditions, rsqlToGroup } from '@/components/filter-builder/filter-model.ts';
+import { SkippedNote } from '@/components/skipped-note.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatCount } from '@/lib/format.ts';
 
 import type { RecordListSearch } from '../lib/search-params.ts';
 import type { TableSelection } from './records-table.tsx';
 import { recordSearchQueryOptions } from '../api/records.ts';
 import { allFields, defaultColumns } from '../lib/columns.ts';
-import { nextSort } from '../lib/search-params.ts';
+import { LOCAL_SORT_LIMIT, sortRecords } from '../lib/local-sort.ts';
+import { nextSort, parseSort } from '../lib/search-params.ts';
 import { ColumnChooser } from './column-chooser.tsx';
 import { RecordsTable } from './records-table.tsx';
 
@@ -60,21 +71,33 @@ export function RecordsView({
   renderSelectionBar,
 }: RecordsViewProps) {
   const recordType = definition.recordType as RecordType;
+  const capabilities = useCapabilities();
   const fields = useMemo(() => allFields(definition), [definition]);
+  const handleField = definition.handleField;
   const columns = useMemo(() => {
     const known = new Set(fields.map((f) => f.name));
     const chosen = (search.cols ?? defaultColumns(definition)).filter((name) => known.has(name));
-    return chosen.includes('id') ? chosen : ['id', ...chosen];
-  }, [search.cols, fields, definition]);
+    // The handle column always leads: it is the link that opens a record.
+    if (!handleField || !known.has(handleField)) return chosen;
+    return [handleField, ...chosen.filter((name) => name !== handleField)];
+  }, [search.cols, fields, definition, handleField]);
   const [filterOpen, setFilterOpen] = useState(false);
 
   const query = useInfiniteQuery({
-    ...recordSearchQueryOptions(recordType, definition.alias, search),
+    ...recordSearchQueryOptions(recordType, definition.alias, search, capabilities.sort),
     placeholderData: keepPreviousData,
   });
-  const rows = useMemo<RecordData[]>(
+  const loaded = useMemo<RecordData[]>(
     () => query.data?.pages.flatMap((page) => page.items.map((item) => item.data)) ?? [],
     [query.data],
+  );
+  // Without a server sort the rows come in the server's order; the view sorts what is loaded and
+  // says so (below), with a way to load everything first when that is at most LOCAL_SORT_LIMIT.
+  const sortKeys = useMemo(() => parseSort(search.sort), [search.sort]);
+  const localSort = !capabilities.sort && sortKeys.length > 0;
+  const rows = useMemo(
+    () => (localSort ? sortRecords(loaded, sortKeys, fields) : loaded),
+    [localSort, loaded, sortKeys, fields],
   );
   const total = query.data?.pages[0]?.total;
   const lastPage = query.data?.pages[query.data.pages.length - 1];
@@ -83,6 +106,26 @@ export function RecordsView({
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   const activeFilters = filterCount(search.filter);
+  const loadingAll = useRef(false);
+  const [loadAllError, setLoadAllError] = useState<unknown>(null);
+  const loadAll = useCallback(async () => {
+    if (loadingAll.current) return;
+    loadingAll.current = true;
+    setLoadAllError(null);
+    try {
+      let result = await fetchNextPage();
+      while (
+        result.hasNextPage &&
+        !result.isError &&
+        (result.data?.pages.reduce((n, page) => n + page.items.length, 0) ?? 0) < LOCAL_SORT_LIMIT
+      ) {
+        result = await fetchNextPage();
+      }
+      if (result.isError) setLoadAllError(result.error);
+    } finally {
+      loadingAll.current = false;
+    }
+  }, [fetchNextPage]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -154,6 +197,17 @@ export function RecordsView({
         </div>
       )}
 
+      {localSort && query.isSuccess && (
+        <LocalSortNote
+          loaded={loaded.length}
+          total={total}
+          complete={!hasNextPage}
+          loading={isFetchingNextPage}
+          failed={loadAllError !== null}
+          onLoadAll={() => void loadAll()}
+        />
+      )}
+
       {renderSelectionBar?.({ rows, total })}
 
       {query.isPending ? (
@@ -190,10 +244,14 @@ export function RecordsView({
 
       <footer className="text-muted-foreground flex items-center gap-3 border-t px-6 py-2 text-xs">
         <span role="status" aria-live="polite" data-testid="records-status">
-          {total === undefined
+          {query.isPending
             ? 'Loading records…'
-            : `${formatCount(rows.length)} loaded of ${formatCount(total)} ${total === 1 ? 'record' : 'records'}`}
+            : total === undefined
+              ? // The hosted service does not promise a total: say what is known.
+                `${formatCount(rows.length)} loaded${hasNextPage ? ', more available' : ` ${rows.length === 1 ? 'record' : 'records'}`}`
+              : `${formatCount(rows.length)} loaded of ${formatCount(total)} ${total === 1 ? 'record' : 'records'}`}
         </span>
+        <SkippedNote pages={query.data?.pages} noun="record" />
         <div className="ml-auto flex items-center gap-2">
           {search.cursor && (
             <Button variant="ghost" size="xs" onClick={() => onSearchChange({ cursor: undefined })}>
@@ -218,6 +276,54 @@ export function RecordsView({
           )}
         </div>
       </footer>
+    </div>
+  );
+}
+
+/**
+ * Said above the table when the server cannot sort (the hosted API): the order is the browser's,
+ * over the rows loaded so far, and where everything fits in {@link LOCAL_SORT_LIMIT} rows it can
+ * all be loaded first.
+ */
+function LocalSortNote({
+  loaded,
+  total,
+  complete,
+  loading,
+  failed,
+  onLoadAll,
+}: {
+  loaded: number;
+  total: number | undefined;
+  complete: boolean;
+  loading: boolean;
+  failed: boolean;
+  onLoadAll: () => void;
+}) {
+  const canLoadAll = !complete && (total === undefined || total <= LOCAL_SORT_LIMIT);
+  return (
+    <div
+      className="bg-muted/40 text-muted-foreground flex flex-wrap items-center gap-2 border-b px-6 py-1.5 text-xs"
+      data-testid="local-sort-note"
+    >
+      <ArrowDownUp aria-hidden="true" className="size-3.5" />
+      <span>
+        {complete
+          ? `Sorted in the browser: all ${formatCount(loaded)} records are loaded.`
+          : `Sorted within the ${formatCount(loaded)} loaded records only: this service cannot sort, so later pages may hold records that belong higher.`}
+        {!complete && !canLoadAll && total !== undefined && (
+          <> Over {formatCount(LOCAL_SORT_LIMIT)} match; narrow the filter to sort them all.</>
+        )}
+        {failed && <> Loading stopped on an error; try again.</>}
+      </span>
+      {canLoadAll && (
+        <Button variant="outline" size="xs" onClick={onLoadAll} disabled={loading}>
+          {loading && <Loader2 className="animate-spin" aria-hidden="true" />}
+          {total === undefined
+            ? `Load up to ${formatCount(LOCAL_SORT_LIMIT)} and sort`
+            : `Load all ${formatCount(total)} and sort`}
+        </Button>
+      )}
     </div>
   );
 }

@@ -1,44 +1,36 @@
 import type { Definition, Field } from '@wsc/api-client';
 
-/** The always-present id column (the handle, e.g. SUP-42). */
-export const ID_FIELD: Field = { name: 'id', type: 'HANDLE', required: false, readOnly: true };
-
-const SYSTEM: Field[] = [
-  ID_FIELD,
-  { name: 'Created At', type: 'DATETIME', required: false, readOnly: true },
-  { name: 'Created By', type: 'USER_ID', required: false, readOnly: true },
-  { name: 'Updated At', type: 'DATETIME', required: false, readOnly: true },
-  { name: 'Updated By', type: 'USER_ID', required: false, readOnly: true },
-];
-
 /**
- * Every field a record of this definition has: its own fields plus the system fields, whether or
- * not the API lists the latter in the definition.
+ * Every field a record of this definition has, as the definition describes them: our API lists
+ * its system fields (`id`, `Created At`, ...) as read-only fields, and a workspace description for
+ * the hosted service lists the handle and audit fields under the names that tenant uses.
  *
  * @example
  * allFields(definition).map((f) => f.name); // ['id', 'Title', ..., 'Updated By']
  */
 export function allFields(definition: Definition): Field[] {
-  const own = definition.fields;
-  const names = new Set(own.map((f) => f.name));
-  const id = names.has('id') ? [] : [ID_FIELD];
-  return [...id, ...own, ...SYSTEM.filter((f) => f.name !== 'id' && !names.has(f.name))];
+  return definition.fields;
 }
 
 /**
- * Fields the user edits (not the system ones).
+ * Fields the user edits: every field but the read-only ones (system, handle and audit fields).
  *
  * @example
  * editableFields(definition).every((f) => !f.readOnly); // true
  */
 export function editableFields(definition: Definition): Field[] {
-  const system = new Set(SYSTEM.map((f) => f.name));
-  return definition.fields.filter((f) => !f.readOnly && !system.has(f.name));
+  return definition.fields.filter((f) => !f.readOnly && f.name !== definition.handleField);
+}
+
+/** The read-only date-time field that tells when a record last changed (`Updated At` in our API). */
+function updatedField(definition: Definition): string | undefined {
+  const stamps = definition.fields.filter((f) => f.readOnly && f.type === 'DATETIME');
+  return (stamps.find((f) => /updated|modified|changed/i.test(f.name)) ?? stamps.at(-1))?.name;
 }
 
 /**
- * The columns shown when the URL names none: id, the title, then the first short fields and the
- * last update, so that a table fits at 1280 px.
+ * The columns shown when the URL names none: the handle, the title, then the first short fields
+ * and the last update, so that a table fits at 1280 px.
  *
  * @example
  * defaultColumns(supportTickets); // ['id', 'Title', 'Status', 'Severity', 'Priority', 'Assignee', 'Due Date', 'Updated At']
@@ -49,7 +41,23 @@ export function defaultColumns(definition: Definition): string[] {
     .filter((f) => f.name !== title && f.name !== 'Description' && f.type !== 'MULTI_PICKLIST')
     .slice(0, 5)
     .map((f) => f.name);
-  return ['id', ...(title ? [title] : []), ...rest, 'Updated At'];
+  const updated = updatedField(definition);
+  return [
+    ...(definition.handleField ? [definition.handleField] : []),
+    ...(title ? [title] : []),
+    ...rest,
+    ...(updated ? [updated] : []),
+  ];
+}
+
+/**
+ * The header of a column: `ID` for our API's `id`, else the field's own name.
+ *
+ * @example
+ * columnHeader('id'); // 'ID'
+ */
+export function columnHeader(name: string): string {
+  return name === 'id' ? 'ID' : name;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 
 import type { Definition, RecordType } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
@@ -12,13 +13,16 @@ import {
   titleLookups,
 } from '../lib/related.ts';
 
-/** Related items listed at once; the demo and typical triage records have far fewer. */
+/**
+ * Related items listed at once from our API; the demo and typical triage records have far fewer.
+ * (The published operation takes no paging parameters, and the client sends none to it.)
+ */
 const RELATED_PAGE = 200;
 
 /**
- * A record's related items with each related record's title, read in one `id=in=(...)` search per
- * definition (not one request per item). A failed title lookup leaves titles empty rather than
- * failing the list.
+ * A record's related items with each related record's title, read in one `handle=in=(...)` search
+ * per definition (not one request per item). A failed title lookup leaves titles empty rather
+ * than failing the list.
  *
  * @example
  * const { data } = useQuery(relatedItemsQueryOptions('apps', 'support-tickets', 'SUP-1', definitions));
@@ -45,36 +49,49 @@ export function relatedItemsQueryOptions(
             .catch(() => undefined);
           for (const { data } of found?.items ?? []) {
             const title = definition.titleField ? data[definition.titleField] : undefined;
-            if (data.id && title !== undefined) titles.set(data.id, title);
+            const handle = recordHandle(data, definition);
+            if (handle && title !== undefined) titles.set(handle, title);
           }
         }),
       );
-      const rows: RelatedRow[] = page.items.map((item) => ({
-        ...item,
-        recordType: recordTypePath(item.type),
-        definition: findRelatedDefinition(item, definitions),
-        title: titles.get(item.id),
-      }));
-      return { rows, total: page.total };
+      const rows: RelatedRow[] = page.items.map((item) => {
+        const definition = findRelatedDefinition(item, definitions);
+        return {
+          ...item,
+          alias: item.alias ?? definition?.alias,
+          recordType:
+            recordTypePath(item.type) ?? (definition?.recordType as RecordType | undefined),
+          definition,
+          title: titles.get(item.id),
+        };
+      });
+      return { rows, total: page.total ?? rows.length };
     },
     staleTime: 0,
   });
 }
 
 /**
- * Records of one definition matching a picker term (title contains it, or the exact id).
+ * Records of one definition matching a picker term (title contains it, or the exact handle):
+ * newest first where the server sorts, else in its own order.
  *
  * @example
- * useQuery(relatedCandidatesQueryOptions(tasksDefinition, 'printer'));
+ * useQuery(relatedCandidatesQueryOptions(tasksDefinition, 'printer', true));
  */
-export function relatedCandidatesQueryOptions(definition: Definition, term: string) {
+export function relatedCandidatesQueryOptions(
+  definition: Definition,
+  term: string,
+  serverSort: boolean,
+) {
   const filter = pickerFilter(definition, term);
+  const created = definition.fields.find((f) => f.readOnly && /^created (at|on)$/i.test(f.name));
+  const sort = serverSort && created ? `-${created.name}` : undefined;
   return queryOptions({
-    queryKey: ['records', definition.recordType, definition.alias, 'picker', filter ?? ''],
+    queryKey: ['records', definition.recordType, definition.alias, 'picker', filter ?? '', sort],
     queryFn: ({ signal }) =>
       api.searchRecords(definition.recordType, definition.alias, {
         filter,
-        sort: '-Created At',
+        sort,
         first: 20,
         signal,
       }),

@@ -3,7 +3,8 @@ import { Link } from '@tanstack/react-router';
 import { Link2, Link2Off, Loader2, Plus, Search, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 
-import type { Definition, RecordType } from '@wsc/api-client';
+import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
@@ -13,6 +14,7 @@ import { Label } from '@/components/ui/label.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { toast } from '@/components/ui/toast.tsx';
+import { useCapabilities } from '@/lib/capabilities.ts';
 
 import type { RelatedRow } from '../lib/related.ts';
 import {
@@ -63,7 +65,7 @@ export function RelatedItemsPanel({
           label: 'Undo',
           // The relation carries no data of its own, so relating again restores it exactly.
           onClick: () =>
-            void addRelated(record, { id: row.id, alias: row.alias })
+            void addRelated(record, { id: row.id, alias: row.alias ?? '' })
               .catch((error: unknown) => toast({ message: describeError(error).title }))
               .finally(() => void refresh()),
         },
@@ -121,19 +123,35 @@ export function RelatedItemsPanel({
           {query.data.rows.map((row) => (
             <li key={row.id} className="flex items-center gap-3 px-3 py-2">
               <div className="grid min-w-0 flex-1 gap-0.5">
-                <Link
-                  to="/records/$recordType/$alias/$id"
-                  params={{ recordType: row.recordType, alias: row.alias, id: row.id }}
-                  search={{}}
-                  className="focus-visible:ring-ring/50 flex min-w-0 items-center gap-2 rounded-sm text-sm font-medium outline-none hover:underline focus-visible:ring-[3px]"
-                >
-                  <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
-                    {row.id}
+                {row.recordType && row.alias ? (
+                  <Link
+                    to="/records/$recordType/$alias/$id"
+                    params={{ recordType: row.recordType, alias: row.alias, id: row.id }}
+                    search={{}}
+                    className="focus-visible:ring-ring/50 flex min-w-0 items-center gap-2 rounded-sm text-sm font-medium outline-none hover:underline focus-visible:ring-[3px]"
+                  >
+                    <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
+                      {row.id}
+                    </span>
+                    <span className="truncate">
+                      {row.title ?? (row.definition ? 'Untitled' : '')}
+                    </span>
+                  </Link>
+                ) : (
+                  // Neither its type nor its handle names a record type described here.
+                  <span
+                    className="flex min-w-0 items-center gap-2 text-sm font-medium"
+                    title="Its record type is not described in this console, so it cannot be opened here"
+                  >
+                    <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
+                      {row.id}
+                    </span>
                   </span>
-                  <span className="truncate">{row.title ?? 'Untitled'}</span>
-                </Link>
+                )}
                 <span className="text-muted-foreground text-xs">
-                  {row.definition?.name ?? row.alias} · {row.type.toLowerCase()} · {row.alias}
+                  {[row.definition?.name ?? row.alias, row.type.toLowerCase(), row.alias]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </span>
               </div>
               <Button
@@ -166,7 +184,7 @@ function useDebounced<T>(value: T, delayMs: number): T {
 function RelatedPicker({
   id,
   record,
-  definitions,
+  definitions: allDefinitions,
   related,
   onAdded,
 }: {
@@ -177,6 +195,8 @@ function RelatedPicker({
   onAdded: () => void;
 }) {
   const fieldId = useId();
+  // Only record types the service can search, and whose records have a handle to relate by.
+  const definitions = allDefinitions.filter((d) => d.listable !== false && d.handleField);
   const [definitionKey, setDefinitionKey] = useState(() => {
     const first = definitions[0];
     return first ? `${first.recordType}/${first.alias}` : '';
@@ -184,8 +204,13 @@ function RelatedPicker({
   const definition = definitions.find((d) => `${d.recordType}/${d.alias}` === definitionKey);
   const [term, setTerm] = useState('');
   const debounced = useDebounced(term, 250);
+  const { sort: serverSort } = useCapabilities();
   const candidates = useQuery({
-    ...relatedCandidatesQueryOptions(definition ?? (definitions[0] as Definition), debounced),
+    ...relatedCandidatesQueryOptions(
+      definition ?? (definitions[0] as Definition),
+      debounced,
+      serverSort,
+    ),
     enabled: definition !== undefined,
   });
   const add = useMutation({
@@ -195,9 +220,12 @@ function RelatedPicker({
       onAdded();
     },
   });
+  // Only records with a handle can be related (the relation names the other record by it).
   const rows = (candidates.data?.items ?? [])
-    .map((item) => item.data)
-    .filter((data) => data.id && data.id !== record.id);
+    .map((item) => ({ data: item.data, handle: definition && recordHandle(item.data, definition) }))
+    .filter((row): row is { data: RecordData; handle: string } =>
+      Boolean(row.handle && row.handle !== record.id),
+    );
 
   return (
     <div id={id} className="bg-muted/40 grid gap-3 rounded-md border p-3">
@@ -256,22 +284,22 @@ function RelatedPicker({
             className="bg-background max-h-64 divide-y overflow-y-auto rounded-md border"
             aria-label="Matching records"
           >
-            {rows.map((data) => {
-              const already = related.has(data.id ?? '');
+            {rows.map(({ data, handle }) => {
+              const already = related.has(handle);
               const title = definition?.titleField ? data[definition.titleField] : undefined;
               return (
-                <li key={data.id} className="flex items-center gap-3 px-3 py-1.5">
+                <li key={handle} className="flex items-center gap-3 px-3 py-1.5">
                   <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
-                    {data.id}
+                    {handle}
                   </span>
                   <span className="min-w-0 flex-1 truncate text-sm">{title || 'Untitled'}</span>
                   <Button
                     variant={already ? 'ghost' : 'outline'}
                     size="xs"
                     disabled={already || add.isPending}
-                    aria-label={already ? `${data.id} is related` : `Relate ${data.id}`}
+                    aria-label={already ? `${handle} is related` : `Relate ${handle}`}
                     onClick={() =>
-                      definition && add.mutate({ id: data.id ?? '', alias: definition.alias })
+                      definition && add.mutate({ id: handle, alias: definition.alias })
                     }
                   >
                     {already ? 'Related' : 'Relate'}

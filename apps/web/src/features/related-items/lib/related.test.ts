@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 
 import type { Definition } from '@wsc/api-client';
 
-import { ticketsDefinition } from '@/testing/render.tsx';
+import { hostedTicketsDefinition, ticketsDefinition } from '@/testing/render.tsx';
 
-import { pickerFilter, recordTypePath, titleLookups } from './related.ts';
+import { findRelatedDefinition, pickerFilter, recordTypePath, titleLookups } from './related.ts';
 
 const tasks: Definition = {
   recordType: 'tasks',
   alias: 'tasks',
   name: 'Tasks',
   handle: 'TSK',
+  handleField: 'id',
   titleField: 'Title',
   fields: [{ name: 'Title', type: 'TEXT', required: true }],
 };
@@ -19,6 +20,36 @@ describe('related items helpers', () => {
   it('maps the upper-case type to the path segment', () => {
     expect(recordTypePath('APP')).toBe('apps');
     expect(recordTypePath('TRANSACTION')).toBe('transactions');
+    expect(recordTypePath('task')).toBe('tasks');
+    expect(recordTypePath('WIDGET')).toBeUndefined();
+  });
+
+  it('finds the definition by handle when the item has no alias (not promised by the contract)', () => {
+    const definitions = [ticketsDefinition, tasks];
+    expect(
+      findRelatedDefinition({ id: 'TSK-4', type: 'TASK', alias: undefined }, definitions),
+    ).toBe(tasks);
+    expect(
+      findRelatedDefinition({ id: 'SUP-1', type: 'TASK', alias: undefined }, definitions),
+    ).toBe(undefined);
+    expect(findRelatedDefinition({ id: 'ZZZ-1', type: '', alias: undefined }, definitions)).toBe(
+      undefined,
+    );
+  });
+
+  it('looks titles up by the handle field the workspace description names', () => {
+    const lookups = titleLookups(
+      [{ id: 'SUP-9', type: 'APP', alias: 'support-tickets', cursor: undefined }],
+      [hostedTicketsDefinition],
+    );
+    expect(lookups.map((l) => l.filter)).toEqual(['Ticket ID=in=(SUP-9)']);
+    // No handle field: nothing to look titles up by.
+    expect(
+      titleLookups(
+        [{ id: 'SUP-9', type: 'APP', alias: 'support-tickets', cursor: undefined }],
+        [{ ...hostedTicketsDefinition, handleField: undefined }],
+      ),
+    ).toEqual([]);
   });
 
   it('batches title lookups into one id=in=(...) search per definition', () => {
@@ -43,5 +74,8 @@ describe('related items helpers', () => {
     // Typed text stays a value: reserved characters are quoted, never parsed as RSQL.
     expect(pickerFilter(ticketsDefinition, "a,b;c=='d'")).toBe(`Title=lki='a,b;c==\\'d\\''`);
     expect(pickerFilter(ticketsDefinition, '   ')).toBeUndefined();
+    expect(pickerFilter(hostedTicketsDefinition, 'sup-12')).toBe(
+      'Title=lki=sup-12,Ticket ID==SUP-12',
+    );
   });
 });

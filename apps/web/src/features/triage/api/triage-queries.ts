@@ -1,29 +1,44 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 
-import type { RecordInput, RecordPagedList, RecordType, StoredRecord } from '@wsc/api-client';
+import type { Definition, RecordData, RecordPagedList, RecordType } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
 /** Records per page of the queue; the same as the records table, so both share cached pages. */
 export const TRIAGE_PAGE_SIZE = 100;
 
+/** A queue row: the record as listed, with its handle (rows without one are not in the queue). */
+export type TriageRow = RecordData & { id: string };
+
 export interface TriageQueue {
   recordType: RecordType;
   alias: string;
   filter?: string | undefined;
   sort?: string | undefined;
+  /** False where the server cannot sort (the hosted API): the queue keeps the server's order. */
+  serverSort: boolean;
 }
 
 /**
  * The queue: the filtered, sorted records, cursor-paged. The key is the records list's key for a
  * first page (`['records', type, alias, {filter, sort, cursor}]`), so entering triage from the
- * list reuses its pages, and writes that invalidate the list refresh the queue too.
+ * list reuses its pages, and writes that invalidate the list refresh the queue too. Without a
+ * server sort the queue is in the server's order (sorting only the loaded part would make `j`
+ * skip records that arrive with later pages).
  *
  * @example
- * const queue = useInfiniteQuery(triageQueueQueryOptions({ recordType: 'apps', alias: 'support-tickets' }));
+ * const queue = useInfiniteQuery(triageQueueQueryOptions({ recordType: 'apps', alias: 'support-tickets', serverSort: true }));
  */
-export function triageQueueQueryOptions({ recordType, alias, filter, sort }: TriageQueue) {
+export function triageQueueQueryOptions({
+  recordType,
+  alias,
+  filter,
+  sort: requested,
+  serverSort,
+}: TriageQueue) {
+  const sort = serverSort ? requested : undefined;
   return infiniteQueryOptions({
     queryKey: ['records', recordType, alias, { filter, sort, cursor: undefined }],
     queryFn: ({ pageParam, signal }) =>
@@ -60,23 +75,26 @@ export function triageRecordQueryOptions(recordType: RecordType, alias: string, 
 }
 
 /**
- * `PUT` the given fields with `If-Match`: a stale ETag answers 412.
+ * The queue rows of loaded records: each with its handle; records without one cannot be opened,
+ * so they are counted (`skipped`) rather than listed.
  *
  * @example
- * const saved = await saveTriageFields('apps', 'support-tickets', 'SUP-1', { Status: 'Open' }, etag);
+ * const { rows, skipped } = queueRows(records, definition);
  */
-export function saveTriageFields(
-  recordType: RecordType,
-  alias: string,
-  id: string,
-  fields: RecordInput,
-  etag: string | undefined,
-) {
-  return api.updateRecord(recordType, alias, id, fields, { ifMatch: etag });
+export function queueRows(
+  records: RecordData[],
+  definition: Pick<Definition, 'handleField'>,
+): { rows: TriageRow[]; skipped: number } {
+  const rows: TriageRow[] = [];
+  for (const record of records) {
+    const id = recordHandle(record, definition);
+    if (id) rows.push({ ...record, id });
+  }
+  return { rows, skipped: records.length - rows.length };
 }
 
 /**
- * `POST .../comment` (JSON) -> the new Comment.
+ * `POST .../comment` (JSON to our API, text to the hosted one); the thread is re-read after.
  *
  * @example
  * await postTriageComment('apps', 'support-tickets', 'SUP-1', 'Called the customer');
@@ -94,7 +112,9 @@ export function postTriageComment(recordType: RecordType, alias: string, id: str
  */
 export function replaceInPages<P>(
   data: InfiniteData<RecordPagedList, P> | undefined,
-  record: StoredRecord,
+  id: string,
+  record: RecordData,
+  definition: Pick<Definition, 'handleField'>,
 ): InfiniteData<RecordPagedList, P> | undefined {
   if (!data) return data;
   return {
@@ -102,7 +122,9 @@ export function replaceInPages<P>(
     pages: data.pages.map((page) => ({
       ...page,
       items: page.items.map((item) =>
-        item.data.id === record.id ? { ...item, data: { ...item.data, ...record } } : item,
+        recordHandle(item.data, definition) === id
+          ? { ...item, data: { ...item.data, ...record } }
+          : item,
       ),
     })),
   };

@@ -2,10 +2,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Loader2 } from 'lucide-react';
 import { memo, useEffect, useRef } from 'react';
 
-import type { Definition, StoredRecord } from '@wsc/api-client';
+import type { Definition } from '@wsc/api-client';
 
 import { cn } from '@/lib/utils.ts';
 
+import type { TriageRow } from '../api/triage-queries.ts';
 import type { TriageFields } from '../lib/triage-fields.ts';
 
 /** Fixed item height: the virtualizer measures nothing, so long queues stay cheap. */
@@ -24,7 +25,7 @@ export function TriageList({
   loadingMore,
 }: {
   definition: Definition;
-  rows: StoredRecord[];
+  rows: TriageRow[];
   currentId: string | undefined;
   fields: TriageFields;
   onPick: (id: string) => void;
@@ -91,7 +92,7 @@ const QueueItem = memo(function QueueItem({
   fields,
   onPick,
 }: {
-  row: StoredRecord;
+  row: TriageRow;
   top: number;
   current: boolean;
   titleField: string | undefined;

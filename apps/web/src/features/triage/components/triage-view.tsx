@@ -2,20 +2,22 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { ChevronDown, ChevronUp, Keyboard, Loader2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
-import type { Definition, RecordData, RecordType, StoredRecord } from '@wsc/api-client';
+import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 import { isApiError } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatCount } from '@/lib/format.ts';
 import { usePageActions } from '@/lib/page-actions.ts';
+import { saveRecord } from '@/lib/record-writes.ts';
 
 import type { TriageAction } from '../lib/triage-keys.ts';
 import type { TriageEditorHandle } from './triage-record.tsx';
 import {
+  queueRows,
   replaceInPages,
-  saveTriageFields,
   triageQueueQueryOptions,
   triageRecordQueryOptions,
 } from '../api/triage-queries.ts';
@@ -70,15 +72,21 @@ export function TriageView({
   const alias = definition.alias;
   const queryClient = useQueryClient();
   const fields = useMemo(() => triageFields(definition), [definition]);
-  const queueOptions = triageQueueQueryOptions({ recordType, alias, filter, sort });
+  const { sort: serverSort } = useCapabilities();
+  const queueOptions = triageQueueQueryOptions({ recordType, alias, filter, sort, serverSort });
   const queue = useInfiniteQuery(queueOptions);
-  const rows = useMemo<StoredRecord[]>(
+  const { rows, skipped } = useMemo(
     () =>
-      queue.data?.pages.flatMap((page) => page.items.map((item) => item.data as StoredRecord)) ??
-      [],
-    [queue.data],
+      queueRows(
+        queue.data?.pages.flatMap((page) => page.items.map((item) => item.data)) ?? [],
+        definition,
+      ),
+    [queue.data, definition],
   );
-  const total = queue.data?.pages[0]?.total;
+  const serverTotal = queue.data?.pages[0]?.total;
+  // Without a total from the server (hosted), the queue is counted as far as it is loaded.
+  const total =
+    serverTotal === undefined ? (queue.data ? rows.length : undefined) : serverTotal - skipped;
   const index = currentId === undefined ? -1 : rows.findIndex((r) => r.id === currentId);
   const id = currentId ?? rows[0]?.id;
   const row = index >= 0 ? rows[index] : undefined;
@@ -157,10 +165,18 @@ export function TriageView({
           return true;
         }
         const before = valuesBefore(current.record, changes);
-        const saved = await saveTriageFields(recordType, alias, targetId, changes, current.etag);
+        const saved = await saveRecord({
+          recordType,
+          alias,
+          id: targetId,
+          definition,
+          base: current.record,
+          changes,
+          etag: current.etag,
+        });
         queryClient.setQueryData(recordOptions.queryKey, saved);
         queryClient.setQueryData(queueOptions.queryKey, (data) =>
-          replaceInPages(data, saved.record),
+          replaceInPages(data, targetId, saved.record, definition),
         );
         if (options.undoable) {
           undoStack.current.push({ id: targetId, before, after: changes });
@@ -185,7 +201,7 @@ export function TriageView({
         setBusy(false);
       }
     },
-    [queryClient, recordType, alias, queueOptions.queryKey],
+    [queryClient, recordType, alias, queueOptions.queryKey, definition],
   );
 
   const change = useCallback(
@@ -271,14 +287,15 @@ export function TriageView({
     ),
   );
 
+  const more = serverTotal === undefined && hasNextPage ? '+' : '';
   const position =
     total === undefined
       ? 'Loading queue…'
       : total === 0
         ? 'No records match'
         : index >= 0
-          ? `${formatCount(index + 1)} of ${formatCount(total)}`
-          : `${formatCount(total)} in queue`;
+          ? `${formatCount(index + 1)} of ${formatCount(total)}${more}`
+          : `${formatCount(total)}${more} in queue`;
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -293,6 +310,20 @@ export function TriageView({
           >
             {filter}
           </code>
+        )}
+        {!serverSort && sort && (
+          <span
+            className="text-muted-foreground text-xs"
+            data-testid="triage-server-order"
+            title="This service cannot sort records, so the queue follows the service's own order"
+          >
+            Service order (cannot sort)
+          </span>
+        )}
+        {skipped > 0 && (
+          <span className="text-muted-foreground text-xs" data-testid="triage-skipped">
+            {formatCount(skipped)} without a handle left out
+          </span>
         )}
         <p
           role="status"
@@ -343,7 +374,9 @@ export function TriageView({
         <div className="flex flex-1 flex-col items-center justify-center gap-2 p-10 text-center">
           <h2 className="text-base font-semibold">Nothing to triage</h2>
           <p className="text-muted-foreground text-sm">
-            No records match this filter. Change the filter on the list to triage others.
+            {skipped > 0
+              ? `${formatCount(skipped)} matching records have no handle, so they cannot be opened here.`
+              : 'No records match this filter. Change the filter on the list to triage others.'}
           </p>
         </div>
       ) : (

@@ -4,19 +4,35 @@ import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
-import { assignedFilter } from '../lib/assigned.ts';
+import { assignedFilter, updatedField } from '../lib/assigned.ts';
 
 /** How many open records the user page and the deactivation dialog list per definition. */
 export const ASSIGNED_PREVIEW = 5;
 
+/** A count as far as it is known: exact from the server's `total`, else at least what was read. */
+export interface Count {
+  value: number;
+  /** True when `value` is a lower bound (the server gave no total and has more). */
+  atLeast: boolean;
+}
+
 export interface AssignedRecords {
   definition: Definition;
   /** Every record assigned to the person. */
-  total: number;
+  total: Count;
   /** Those not in a closed state. */
-  open: number;
+  open: Count;
   /** The first open ones, most recently updated first. */
   openRows: RecordData[];
+}
+
+function countOf(page: {
+  total: number | undefined;
+  items: unknown[];
+  paging: { has_next_page: boolean };
+}): Count {
+  if (page.total !== undefined) return { value: page.total, atLeast: false };
+  return { value: page.items.length, atLeast: page.paging.has_next_page };
 }
 
 /**
@@ -26,10 +42,15 @@ export interface AssignedRecords {
  * @example
  * const { data } = useQuery(assignedRecordsQueryOptions(tickets, 'ada@example.com'));
  */
-export function assignedRecordsQueryOptions(definition: Definition, email: string) {
+export function assignedRecordsQueryOptions(
+  definition: Definition,
+  email: string,
+  serverSort: boolean,
+) {
   const recordType = definition.recordType as RecordType;
+  const updated = updatedField(definition);
   return queryOptions({
-    queryKey: ['assigned-records', recordType, definition.alias, email],
+    queryKey: ['assigned-records', recordType, definition.alias, email, serverSort],
     queryFn: async ({ signal }): Promise<AssignedRecords> => {
       const [all, open] = await Promise.all([
         api.searchRecords(recordType, definition.alias, {
@@ -39,17 +60,17 @@ export function assignedRecordsQueryOptions(definition: Definition, email: strin
         }),
         api.searchRecords(recordType, definition.alias, {
           filter: assignedFilter(definition, email, true),
-          sort: '-Updated At',
+          sort: serverSort && updated ? `-${updated}` : undefined,
           first: ASSIGNED_PREVIEW,
           signal,
         }),
       ]);
-      return {
-        definition,
-        total: all.total,
-        open: open.total,
-        openRows: open.items.map((item) => item.data),
-      };
+      const openRows = open.items.map((item) => item.data);
+      // Without a server sort, the few rows read are at least put in order among themselves.
+      if (!serverSort && updated) {
+        openRows.sort((a, b) => (b[updated] ?? '').localeCompare(a[updated] ?? ''));
+      }
+      return { definition, total: countOf(all), open: countOf(open), openRows };
     },
     // Records change under other people's hands: read them afresh whenever the page opens.
     staleTime: 0,

@@ -2,12 +2,13 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 
 import type { Definition, RecordType } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { formatCount } from '@/lib/format.ts';
 
-import type { AssignedRecords } from '../api/assigned-records.ts';
+import type { AssignedRecords, Count } from '../api/assigned-records.ts';
 import { assignedFilter } from '../lib/assigned.ts';
 
 /**
@@ -23,8 +24,15 @@ export function AssignedRecordLinks({ data }: { data: AssignedRecords }) {
   if (openRows.length === 0) return null;
   return (
     <ul className="grid gap-1">
-      {openRows.map((row) => {
-        const id = row.id ?? '';
+      {openRows.map((row, index) => {
+        const id = recordHandle(row, definition);
+        if (id === undefined) {
+          return (
+            <li key={`row-${index}`} className="flex min-w-0 items-center gap-2 text-sm">
+              <span className="truncate">{titleField ? row[titleField] : ''}</span>
+            </li>
+          );
+        }
         return (
           <li key={id} className="flex min-w-0 items-center gap-2 text-sm">
             <Link
@@ -50,6 +58,11 @@ export function AssignedRecordLinks({ data }: { data: AssignedRecords }) {
       })}
     </ul>
   );
+}
+
+/** A count that may be a lower bound: `12`, or `5+` when the server gave no total. */
+function countText(count: Count): string {
+  return `${formatCount(count.value)}${count.atLeast ? '+' : ''}`;
 }
 
 /**
@@ -89,10 +102,10 @@ export function AssignedRecordsSection({
                 <h3 className="text-sm font-medium">{definition.name}</h3>
                 {query?.data && (
                   <span className="text-muted-foreground text-xs" data-testid="assigned-counts">
-                    {formatCount(query.data.open)} open · {formatCount(query.data.total)} in all
+                    {countText(query.data.open)} open · {countText(query.data.total)} in all
                   </span>
                 )}
-                {query?.data && query.data.total > 0 && (
+                {query?.data && query.data.total.value > 0 && (
                   <Link
                     to="/records/$recordType/$alias"
                     params={{
@@ -113,7 +126,7 @@ export function AssignedRecordsSection({
                 </div>
               ) : query.isError ? (
                 <ErrorPanel compact error={query.error} onRetry={() => void query.refetch()} />
-              ) : query.data.open === 0 ? (
+              ) : query.data.open.value === 0 ? (
                 <p className="text-muted-foreground text-sm">No open records.</p>
               ) : (
                 <AssignedRecordLinks data={query.data} />

@@ -17,6 +17,7 @@ import {
 } from '@/components/ui/dialog.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { formatCount } from '@/lib/format.ts';
+import { personName } from '@/lib/people.ts';
 
 import type { AssignedRecords } from '../api/assigned-records.ts';
 import { deactivateUser, userQueryOptions, USERS_QUERY_KEY } from '../api/users.ts';
@@ -49,9 +50,10 @@ export function DeactivateUserDialog({
   });
   const loading = assigned.some((q) => q.isPending);
   const failed = assigned.find((q) => q.isError);
-  const owning = assigned.flatMap((q) => (q.data && q.data.open > 0 ? [q.data] : []));
-  const openTotal = owning.reduce((sum, d) => sum + d.open, 0);
-  const name = `${user.firstName} ${user.lastName}`;
+  const owning = assigned.flatMap((q) => (q.data && q.data.open.value > 0 ? [q.data] : []));
+  const openTotal = owning.reduce((sum, d) => sum + d.open.value, 0);
+  const openAtLeast = owning.some((d) => d.open.atLeast);
+  const name = personName(user);
 
   return (
     <Dialog open={open} onOpenChange={(next) => !mutation.isPending && onOpenChange(next)}>
@@ -84,8 +86,10 @@ export function DeactivateUserDialog({
           ) : (
             <div className="grid gap-3">
               <p className="text-sm" data-testid="owned-summary">
-                {formatCount(openTotal)} open {openTotal === 1 ? 'record is' : 'records are'}{' '}
-                assigned to them. They stay assigned: reassign them to keep work moving.
+                {formatCount(openTotal)}
+                {openAtLeast ? ' or more' : ''} open{' '}
+                {openTotal === 1 && !openAtLeast ? 'record is' : 'records are'} assigned to them.
+                They stay assigned: reassign them to keep work moving.
               </p>
               {owning.map((data) => (
                 <div
@@ -93,8 +97,9 @@ export function DeactivateUserDialog({
                   className="grid gap-1"
                 >
                   <p className="text-muted-foreground text-xs font-medium">
-                    {data.definition.name}: {formatCount(data.open)} open
-                    {data.open > data.openRows.length &&
+                    {data.definition.name}: {formatCount(data.open.value)}
+                    {data.open.atLeast ? '+' : ''} open
+                    {(data.open.atLeast || data.open.value > data.openRows.length) &&
                       ` (first ${formatCount(data.openRows.length)} shown)`}
                   </p>
                   <AssignedRecordLinks data={data} />

@@ -6,9 +6,12 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import type { Definition, User } from '@wsc/api-client';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { RoleNote } from '@/components/role-note.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { useCapabilities } from '@/lib/capabilities.ts';
+import { personName, statusLabel } from '@/lib/people.ts';
 
 import { assignedRecordsQueryOptions } from '../api/assigned-records.ts';
 import { userGroupsQueryOptions } from '../api/users.ts';
@@ -29,23 +32,31 @@ export function UserDetail({
   user,
   definitions,
   canManage,
+  roleKnown = true,
   isSelf,
 }: {
   user: User;
   /** The definitions the viewer may see (their Assignee fields are searched). */
   definitions: Definition[];
   canManage: boolean;
+  /** False when the console could not learn the viewer's role (see RoleNote). */
+  roleKnown?: boolean;
   /** The viewer's own account: they cannot lock themselves out from here. */
   isSelf: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
+  const { sort: serverSort } = useCapabilities();
   const assignable = useMemo(() => assignableDefinitions(definitions), [definitions]);
   const assigned = useQueries({
-    queries: assignable.map((definition) => assignedRecordsQueryOptions(definition, user.email)),
+    queries: assignable.map((definition) =>
+      assignedRecordsQueryOptions(definition, user.email, serverSort),
+    ),
   });
   const groups = useQuery(userGroupsQueryOptions(user.id));
-  const name = `${user.firstName} ${user.lastName}`;
-  const initials = `${user.firstName.charAt(0)}${user.lastName.charAt(0)}`.toUpperCase();
+  const name = personName(user);
+  const initials = (
+    `${user.firstName.charAt(0)}${user.lastName.charAt(0)}` || name.charAt(0)
+  ).toUpperCase();
 
   return (
     <div className="min-h-0 flex-1 overflow-y-auto">
@@ -80,11 +91,14 @@ export function UserDetail({
               {user.jobTitle ? ` · ${user.jobTitle}` : ''}
             </p>
           </div>
-          {canManage && user.status === 'ACTIVE' && !isSelf && (
-            <Button variant="outline" className="ml-auto" onClick={() => setConfirming(true)}>
-              <UserX aria-hidden="true" />
-              Deactivate
-            </Button>
+          {canManage && user.status !== 'INACTIVE' && !isSelf && (
+            <div className="ml-auto grid justify-items-end gap-1">
+              <Button variant="outline" onClick={() => setConfirming(true)}>
+                <UserX aria-hidden="true" />
+                Deactivate
+              </Button>
+              {!roleKnown && <RoleNote className="max-w-72 text-right" />}
+            </div>
           )}
         </header>
 
@@ -98,15 +112,13 @@ export function UserDetail({
                 <dt className="text-muted-foreground">Email</dt>
                 <dd className="break-all">{user.email}</dd>
                 <dt className="text-muted-foreground">First name</dt>
-                <dd>{user.firstName}</dd>
+                <dd>{user.firstName || '—'}</dd>
                 <dt className="text-muted-foreground">Last name</dt>
-                <dd>{user.lastName}</dd>
+                <dd>{user.lastName || '—'}</dd>
                 <dt className="text-muted-foreground">Job title</dt>
                 <dd>{user.jobTitle || '—'}</dd>
                 <dt className="text-muted-foreground">Status</dt>
-                <dd data-testid="detail-status">
-                  {user.status === 'ACTIVE' ? 'Active' : 'Inactive'}
-                </dd>
+                <dd data-testid="detail-status">{statusLabel(user.status)}</dd>
                 <dt className="text-muted-foreground">ID</dt>
                 <dd className="font-mono text-xs leading-5 break-all">{user.id}</dd>
               </dl>

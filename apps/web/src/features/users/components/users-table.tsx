@@ -6,6 +6,8 @@ import { useEffect, useRef } from 'react';
 
 import type { User } from '@wsc/api-client';
 
+import { personName } from '@/lib/people.ts';
+
 import { UserStatusBadge } from './user-status-badge.tsx';
 
 /** Fixed row height: virtualization measures nothing, so thousands of rows scroll smoothly. */
@@ -102,7 +104,7 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
                     params={{ userId: user.id }}
                     className="focus-visible:ring-ring/50 rounded-sm font-medium outline-none hover:underline focus-visible:ring-[3px]"
                   >
-                    {user.firstName} {user.lastName}
+                    {personName(user)}
                   </Link>
                 </td>
                 <td className="text-muted-foreground truncate border-b px-3 align-middle">

@@ -7,6 +7,7 @@ import type { User } from '@wsc/api-client';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { FilterBuilder } from '@/components/filter-builder/filter-builder.tsx';
 import { countConditions, rsqlToGroup } from '@/components/filter-builder/filter-model.ts';
+import { SkippedNote } from '@/components/skipped-note.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
@@ -29,6 +30,8 @@ export interface UsersViewProps {
   onSearchChange: (patch: Partial<UsersSearch>) => void;
   /** Administrators create users; members only read (the API's 403 is the real guard). */
   canManage: boolean;
+  /** False when the console could not learn the person's role (see RoleNote). */
+  roleKnown?: boolean;
   onCreated: (user: User) => void;
 }
 
@@ -45,7 +48,13 @@ function filterCount(filter: string | undefined): number | null {
  * The users directory: a search box over email, names and job title, the filter builder over the
  * user fields, and the virtualized, cursor-paged table with its loading, empty and error states.
  */
-export function UsersView({ search, onSearchChange, canManage, onCreated }: UsersViewProps) {
+export function UsersView({
+  search,
+  onSearchChange,
+  canManage,
+  roleKnown = true,
+  onCreated,
+}: UsersViewProps) {
   const [filterOpen, setFilterOpen] = useState(false);
   const [creating, setCreating] = useState(false);
   const [term, setTerm] = useState(search.q ?? '');
@@ -143,7 +152,15 @@ export function UsersView({ search, onSearchChange, canManage, onCreated }: User
             </span>
           )}
           {canManage && (
-            <Button size="sm" onClick={() => setCreating(true)}>
+            <Button
+              size="sm"
+              onClick={() => setCreating(true)}
+              title={
+                roleKnown
+                  ? undefined
+                  : 'Your role is not known to the console; the service decides whether you may create users'
+              }
+            >
               <UserPlus aria-hidden="true" />
               New user
             </Button>
@@ -192,10 +209,13 @@ export function UsersView({ search, onSearchChange, canManage, onCreated }: User
 
       <footer className="text-muted-foreground flex items-center gap-3 border-t px-6 py-2 text-xs">
         <span role="status" aria-live="polite" data-testid="users-status">
-          {total === undefined
+          {query.isPending
             ? 'Loading users…'
-            : `${formatCount(users.length)} loaded of ${formatCount(total)} ${total === 1 ? 'user' : 'users'}`}
+            : total === undefined
+              ? `${formatCount(users.length)} loaded${hasNextPage ? ', more available' : ''}`
+              : `${formatCount(users.length)} loaded of ${formatCount(total)} ${total === 1 ? 'user' : 'users'}`}
         </span>
+        <SkippedNote pages={query.data?.pages} noun="user" />
         {hasNextPage && (
           <Button
             variant="outline"

@@ -23,15 +23,29 @@ const CLOSED_STATE_NAMES = new Set([
 
 /**
  * The definitions whose records can be assigned to a person: those with a USER_ID field named
- * Assignee.
+ * Assignee, that the server can search.
  *
  * @example
  * assignableDefinitions(definitions).map((d) => d.handle); // ['SUP', 'TSK']
  */
 export function assignableDefinitions(definitions: Definition[]): Definition[] {
-  return definitions.filter((definition) =>
-    definition.fields.some((f) => f.name === ASSIGNEE_FIELD && f.type === 'USER_ID'),
+  return definitions.filter(
+    (definition) =>
+      definition.listable !== false &&
+      definition.fields.some((f) => f.name === ASSIGNEE_FIELD && f.type === 'USER_ID'),
   );
+}
+
+/**
+ * The read-only date-time field that tells when a record last changed: `Updated At` in our API,
+ * the tenant's own name in a hosted workspace description.
+ *
+ * @example
+ * updatedField(tickets); // 'Updated At'
+ */
+export function updatedField(definition: Definition): string | undefined {
+  const stamps = definition.fields.filter((f) => f.readOnly && f.type === 'DATETIME');
+  return (stamps.find((f) => /updated|modified|changed/i.test(f.name)) ?? stamps.at(-1))?.name;
 }
 
 /**

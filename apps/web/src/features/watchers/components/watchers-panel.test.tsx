@@ -60,4 +60,27 @@ describe('WatchersPanel', () => {
     );
     expect(await screen.findByText('Nobody is watching this record yet.')).toBeVisible();
   });
+
+  it('shows a group watcher (published contract) read-only, with no remove button', async () => {
+    watchers = [
+      watcher,
+      {
+        id: '00000000-0000-4000-8000-000000000020',
+        target: {
+          id: '00000000-0000-4000-8000-000000000021',
+          type: 'Group',
+          name: 'Support Tier 2',
+        },
+      } as unknown as typeof watcher,
+    ];
+    renderWithQuery(<WatchersPanel record={record} />);
+    const list = await screen.findByRole('list', { name: 'Watchers' });
+    const [person, group] = within(list).getAllByTestId('watcher-row');
+    expect(group).toHaveTextContent('Support Tier 2');
+    expect(group).toHaveTextContent('Read-only');
+    expect(within(group as HTMLElement).queryByRole('button')).toBeNull();
+    expect(within(person as HTMLElement).getByRole('button')).toHaveAccessibleName(
+      'Remove Grace Hopper from watchers',
+    );
+  });
 });

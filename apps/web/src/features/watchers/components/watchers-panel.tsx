@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Eye, UserMinus } from 'lucide-react';
+import { Eye, UserMinus, UsersRound } from 'lucide-react';
 import { useId, useState } from 'react';
+
+import type { WatcherTarget } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
@@ -9,12 +11,20 @@ import { Label } from '@/components/ui/label.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { toast } from '@/components/ui/toast.tsx';
 import { UserPicker } from '@/components/user-picker.tsx';
+import { personName } from '@/lib/people.ts';
 
 import type { RecordRef } from '../api/watchers.ts';
 import { addWatchers, removeWatchers, watchersQueryOptions } from '../api/watchers.ts';
 
+function initialsOf(target: WatcherTarget): string {
+  const letters = `${target.firstName.charAt(0)}${target.lastName.charAt(0)}`;
+  return (letters || target.name.charAt(0) || target.email.charAt(0) || '?').toUpperCase();
+}
+
 /**
  * Who watches a record: the list with name and email, add by searching active people, remove.
+ * Groups can watch records too (the published contract shows them); the API adds and removes
+ * watchers by email only, so group rows are shown read-only, saying why.
  */
 export function WatchersPanel({ record }: { record: RecordRef }) {
   const queryClient = useQueryClient();
@@ -41,7 +51,7 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
         data
           ? {
               ...data,
-              total: data.total - 1,
+              total: data.total === undefined ? undefined : data.total - 1,
               items: data.items.filter((w) => w.target.email !== email),
             }
           : data,
@@ -51,7 +61,10 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
     onError: (error) => toast({ message: `Could not remove: ${describeError(error).title}` }),
     onSettled: () => refresh(),
   });
-  const watching = new Set(query.data?.items.map((w) => w.target.email.toLowerCase()));
+  const watching = new Set(
+    query.data?.items.filter((w) => w.target.email).map((w) => w.target.email.toLowerCase()),
+  );
+  const count = query.data ? (query.data.total ?? query.data.items.length) : undefined;
 
   return (
     <section aria-labelledby={headingId} className="grid content-start gap-4 px-6 py-4">
@@ -84,7 +97,7 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
           id={headingId}
           className="text-muted-foreground text-xs font-medium tracking-wide uppercase"
         >
-          Watchers{query.data ? ` · ${query.data.total}` : ''}
+          Watchers{count !== undefined ? ` · ${count}` : ''}
         </h3>
         {query.isPending ? (
           <div className="grid gap-2" aria-busy="true" aria-label="Loading watchers">
@@ -101,31 +114,57 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
           </div>
         ) : (
           <ul className="divide-y rounded-md border" aria-label="Watchers">
-            {query.data.items.map(({ id, target }) => (
-              <li key={id} className="flex items-center gap-3 px-3 py-2">
-                <span
-                  aria-hidden="true"
-                  className="bg-secondary text-secondary-foreground flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-semibold"
+            {query.data.items.map(({ id, target }, index) => {
+              const isUser = target.type === 'User' && target.email !== '';
+              const name =
+                target.type === 'Group'
+                  ? target.name || 'Unnamed group'
+                  : personName(target, target.name || 'Unknown watcher');
+              return (
+                <li
+                  key={id ?? `${target.type}-${target.id ?? index}`}
+                  className="flex items-center gap-3 px-3 py-2"
+                  data-testid="watcher-row"
                 >
-                  {`${target.firstName.charAt(0)}${target.lastName.charAt(0)}`.toUpperCase()}
-                </span>
-                <div className="grid min-w-0 flex-1 leading-tight">
-                  <span className="truncate text-sm font-medium">
-                    {target.firstName} {target.lastName}
+                  <span
+                    aria-hidden="true"
+                    className="bg-secondary text-secondary-foreground flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-semibold"
+                  >
+                    {target.type === 'Group' ? (
+                      <UsersRound className="size-3.5" />
+                    ) : (
+                      initialsOf(target)
+                    )}
                   </span>
-                  <span className="text-muted-foreground truncate text-xs">{target.email}</span>
-                </div>
-                <Button
-                  variant="ghost"
-                  size="icon-sm"
-                  aria-label={`Remove ${target.firstName} ${target.lastName} from watchers`}
-                  title="Remove watcher"
-                  onClick={() => remove.mutate(target.email)}
-                >
-                  <UserMinus aria-hidden="true" />
-                </Button>
-              </li>
-            ))}
+                  <div className="grid min-w-0 flex-1 leading-tight">
+                    <span className="truncate text-sm font-medium">{name}</span>
+                    <span className="text-muted-foreground truncate text-xs">
+                      {target.type === 'Group'
+                        ? 'Group · its members are notified'
+                        : target.email || 'No email given'}
+                    </span>
+                  </div>
+                  {isUser ? (
+                    <Button
+                      variant="ghost"
+                      size="icon-sm"
+                      aria-label={`Remove ${name} from watchers`}
+                      title="Remove watcher"
+                      onClick={() => remove.mutate(target.email)}
+                    >
+                      <UserMinus aria-hidden="true" />
+                    </Button>
+                  ) : (
+                    <span
+                      className="text-muted-foreground text-xs"
+                      title="The API adds and removes watchers by email only; change this one in Elementum"
+                    >
+                      Read-only
+                    </span>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         )}
       </div>

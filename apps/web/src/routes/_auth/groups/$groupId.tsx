@@ -1,6 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 
+import { canManage } from '@/features/auth/api/session.ts';
 import { groupMembersQueryOptions, groupQueryOptions } from '@/features/groups/api/groups.ts';
 import { GroupDetail } from '@/features/groups/components/group-detail.tsx';
 
@@ -23,5 +24,11 @@ function GroupPage() {
   const { groupId } = Route.useParams();
   const { session } = Route.useRouteContext();
   const group = useSuspenseQuery(groupQueryOptions(groupId)).data;
-  return <GroupDetail group={group} canManage={session.user.role === 'ADMIN'} />;
+  return (
+    <GroupDetail
+      group={group}
+      canManage={canManage(session.user)}
+      roleKnown={session.user.role !== 'UNKNOWN'}
+    />
+  );
 }

@@ -1,6 +1,7 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 
+import { canManage } from '@/features/auth/api/session.ts';
 import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
 import { userQueryOptions } from '@/features/users/api/users.ts';
 import { UserDetail } from '@/features/users/components/user-detail.tsx';
@@ -11,7 +12,7 @@ export const Route = createFileRoute('/_auth/users/$userId')({
   loader: async ({ context, params }) => {
     void context.queryClient.prefetchQuery(definitionsQueryOptions());
     const user = await context.queryClient.ensureQueryData(userQueryOptions(params.userId));
-    return { title: `${user.firstName} ${user.lastName}` };
+    return { title: [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email };
   },
   head: ({ loaderData }) => ({
     meta: [{ title: `${loaderData?.title ?? 'User'} · Workspace Console` }],
@@ -24,13 +25,15 @@ function UserPage() {
   const { userId } = Route.useParams();
   const { session } = Route.useRouteContext();
   const user = useSuspenseQuery(userQueryOptions(userId)).data;
-  const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
+  // The assigned records need the definitions; the rest of the page must not wait or fail on them.
+  const definitions = useQuery(definitionsQueryOptions()).data?.items ?? [];
   return (
     <UserDetail
       user={user}
       definitions={definitions}
-      canManage={session.user.role === 'ADMIN'}
-      isSelf={session.user.id === user.id}
+      canManage={canManage(session.user)}
+      roleKnown={session.user.role !== 'UNKNOWN'}
+      isSelf={session.user.id !== undefined && session.user.id === user.id}
     />
   );
 }

@@ -2,6 +2,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useCallback } from 'react';
 
 import type { UsersSearch } from '@/features/users/lib/user-filter.ts';
+import { canManage } from '@/features/auth/api/session.ts';
 import { usersListQueryOptions } from '@/features/users/api/users.ts';
 import { UsersView } from '@/features/users/components/users-view.tsx';
 import { usersFilter, UsersSearchSchema } from '@/features/users/lib/user-filter.ts';
@@ -36,7 +37,8 @@ function UsersPage() {
       <UsersView
         search={search}
         onSearchChange={onSearchChange}
-        canManage={session.user.role === 'ADMIN'}
+        canManage={canManage(session.user)}
+        roleKnown={session.user.role !== 'UNKNOWN'}
         onCreated={(user) => void navigate({ to: '/users/$userId', params: { userId: user.id } })}
       />
     </>

@@ -24,6 +24,7 @@ import {
   recordCountQueryOptions,
 } from '@/features/definitions/api/get-definitions.ts';
 import { recordSearchQueryOptions } from '@/features/records/api/records.ts';
+import { OpenByHandle } from '@/features/records/components/open-by-handle.tsx';
 import { RecordsView } from '@/features/records/components/records-view.tsx';
 import { RecordListSearchSchema } from '@/features/records/lib/search-params.ts';
 import { ViewControls } from '@/features/saved-views/components/view-controls.tsx';
@@ -66,9 +67,14 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
     const { items } = await context.queryClient.ensureQueryData(definitionsQueryOptions());
     const definition = findDefinition(items, params.recordType, params.alias);
     // Warm the first page while the route chunk renders; the view reads the same cache entry.
-    if (definition) {
+    if (definition && definition.listable !== false) {
       void context.queryClient.prefetchInfiniteQuery(
-        recordSearchQueryOptions(params.recordType, params.alias, deps),
+        recordSearchQueryOptions(
+          params.recordType,
+          params.alias,
+          deps,
+          context.session.capabilities.sort,
+        ),
       );
     }
     return { title: definition?.name ?? 'Records' };
@@ -139,6 +145,25 @@ function RecordsPage() {
   );
 
   if (!definition) return <UnknownDefinition recordType={recordType} alias={alias} />;
+  // The hosted API cannot list elements (`GET /elements/{alias}` is getElement there): they open
+  // by handle, and the open record's panel (the child route) still renders below.
+  if (definition.listable === false) {
+    return (
+      <>
+        <OpenByHandle
+          definition={definition}
+          onOpen={(id) =>
+            void navigate({
+              to: '/records/$recordType/$alias/$id',
+              params: { recordType, alias, id },
+              search: (prev) => prev,
+            })
+          }
+        />
+        <Outlet />
+      </>
+    );
+  }
 
   return (
     <>

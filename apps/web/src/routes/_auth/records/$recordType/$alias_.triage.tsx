@@ -42,7 +42,11 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias_/triage'
     const definition = findDefinition(items, params.recordType, params.alias);
     if (definition) {
       void context.queryClient.prefetchInfiniteQuery(
-        triageQueueQueryOptions({ ...params, ...deps }),
+        triageQueueQueryOptions({
+          ...params,
+          ...deps,
+          serverSort: context.session.capabilities.sort,
+        }),
       );
     }
     return { title: definition?.name ?? 'Records' };
