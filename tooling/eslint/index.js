@@ -1,4 +1,5 @@
-// Shared flat ESLint config for the whole workspace (house rules 9, 13, 14 in ../shared/STYLE.md).
+// Shared flat ESLint config for the whole workspace (house rules 9, 13 and 14 of the style guide:
+// one env reader per app, shared tooling, separate type imports and no non-null assertions).
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
