@@ -283,6 +283,18 @@ const cases: Case[] = [
     result: f.paged([f.user]),
   },
   {
+    // The people pickers search `status==ACTIVE;(email=lki=x,firstName=lki=x,lastName=lki=x)`.
+    name: 'listUsers (hosted: filter in the published dialect)',
+    profile: 'hosted',
+    call: (api) =>
+      api.listUsers({ filter: 'status==ACTIVE;(email=lki=ada,lastName=lki=ada)', first: 20 }),
+    method: 'GET',
+    path: '/v1/users',
+    query: { filter: 'status==ACTIVE;email=lki=ada,status==ACTIVE;lastName=lki=ada', first: '20' },
+    reply: { status: 200, json: f.paged([f.user]) },
+    result: f.paged([f.user]),
+  },
+  {
     name: 'createUser',
     call: (api) =>
       api.createUser({ email: 'jane@example.com', firstName: 'Jane', lastName: 'Doe' }),

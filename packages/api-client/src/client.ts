@@ -536,13 +536,13 @@ export function createApiClient(options: ApiClientOptions) {
     },
 
     // ---- users -------------------------------------------------------------------------------
-    /** `GET /users`: paged users, optional RSQL `filter`. */
+    /** `GET /users`: paged users, optional RSQL `filter` (hosted: in the published dialect). */
     listUsers: (opts?: UserListOptions) =>
       json(
         {
           method: 'GET',
           path: '/users',
-          query: { filter: opts?.filter, ...pageQuery(opts) },
+          query: { filter: filterForProfile(opts?.filter, profile), ...pageQuery(opts) },
           signal: opts?.signal,
         },
         UserPagedListSchema,

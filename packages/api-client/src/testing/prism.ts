@@ -81,6 +81,11 @@ export interface PrismOptions {
   port?: number;
   /** Where Prism's output goes; violations are read from it. Default: a temp file. */
   logFile?: string;
+  /**
+   * The document to serve, default {@link derivedSpec}. A test that needs a stricter variant (e.g.
+   * the e2e mock smoke, which marks `access_token` required) passes `derivedSpec()` changed.
+   */
+  spec?: Record<string, unknown>;
 }
 
 export interface Prism {
@@ -120,7 +125,7 @@ export function prismViolations(log: string): string[] {
 export async function startPrism(options: PrismOptions): Promise<Prism> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsc-prism-'));
   const specFile = path.join(dir, 'openapi.json');
-  fs.writeFileSync(specFile, JSON.stringify(derivedSpec()));
+  fs.writeFileSync(specFile, JSON.stringify(options.spec ?? derivedSpec()));
   const logFile = options.logFile ?? path.join(dir, 'prism.log');
   const port = options.port ?? (await freePort());
   const args =
