@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { regionFor, tokenUrlFor } from './config.ts';
-import { fullJitter, isConnectionReset } from './upstream.ts';
+import { fullJitter, isConnectionReset, tokenRefreshTime } from './upstream.ts';
 
 describe('upstream helpers', () => {
   it('derives the token URL from the API base without /v1', () => {
@@ -27,5 +27,13 @@ describe('upstream helpers', () => {
     expect(isConnectionReset(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(
       false,
     );
+  });
+
+  it('plans a refresh in whole milliseconds, whatever lifetime the contract lets a reply give', () => {
+    expect(tokenRefreshTime(1_000, 3_600, 0.9)).toBe(1_000 + 3_240_000);
+    // Seen from `prism mock`: a fractional lifetime (the store keeps a bigint).
+    expect(Number.isInteger(tokenRefreshTime(1_000, 1_847_132_339.7124932, 0.9))).toBe(true);
+    // Centuries are planned as a week.
+    expect(tokenRefreshTime(0, 1e300, 1)).toBe(7 * 24 * 3600 * 1000);
   });
 });

@@ -123,6 +123,24 @@ export async function fetchToken(options: {
 }
 
 /**
+ * The longest token lifetime the BFF plans a refresh with. The published contract allows any
+ * number for `expires_in` (a fraction, or centuries); a session lasts hours, and the refresh time
+ * is stored as whole milliseconds in a bigint column.
+ */
+const MAX_PLANNED_TOKEN_SECONDS = 7 * 24 * 3600;
+
+/**
+ * When to refresh a token issued at `issuedAt` (ms) that lives `expiresIn` seconds: `ratio` of
+ * its lifetime (at most a week), in whole milliseconds.
+ *
+ * @example
+ * tokenRefreshTime(0, 3599.5, 0.9); // 3239550
+ */
+export function tokenRefreshTime(issuedAt: number, expiresIn: number, ratio: number): number {
+  return issuedAt + Math.floor(Math.min(expiresIn, MAX_PLANNED_TOKEN_SECONDS) * 1000 * ratio);
+}
+
+/**
  * `GET /v1/me` with a fresh token: who signed in, and their role.
  *
  * @example
@@ -199,7 +217,7 @@ export function createTokenManager(deps: {
       timeoutMs: config.upstreamTimeoutMs,
       styles: deps.styles,
     });
-    const refreshAt = issuedAt + reply.expires_in * 1000 * config.tokenRefreshRatio;
+    const refreshAt = tokenRefreshTime(issuedAt, reply.expires_in, config.tokenRefreshRatio);
     remember(session.idHash, { token: reply.access_token, refreshAt });
     rejected.delete(session.idHash);
     await store.saveToken(

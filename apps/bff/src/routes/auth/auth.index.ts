@@ -28,6 +28,7 @@ import {
   CredentialsRejectedError,
   fetchMe,
   fetchToken,
+  tokenRefreshTime,
   UpstreamUnavailableError,
 } from '../../lib/upstream.ts';
 import { csrf } from '../../middlewares/csrf.ts';
@@ -177,7 +178,7 @@ export function createAuthRouter(deps: {
           styles: deps.tokenStyles,
         });
         accessToken = token.access_token;
-        tokenRefreshAt = issuedAt + token.expires_in * 1000 * config.tokenRefreshRatio;
+        tokenRefreshAt = tokenRefreshTime(issuedAt, token.expires_in, config.tokenRefreshRatio);
         const resolved = await profiles.resolve(region, accessToken);
         profile = resolved.profile;
         if (profile === 'extended') {

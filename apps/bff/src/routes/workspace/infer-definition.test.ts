@@ -66,10 +66,11 @@ describe('inferDefinition', () => {
       titleField: 'Title',
     });
     const byName = Object.fromEntries(definition.fields.map((f) => [f.name, f]));
+    // The service gives the handle: read-only, so never required of the person typing.
     expect(byName['Ticket ID']).toEqual({
       name: 'Ticket ID',
       type: 'HANDLE',
-      required: true,
+      required: false,
       readOnly: true,
     });
     expect(byName['Title']).toMatchObject({ type: 'TEXT', required: true });
@@ -144,6 +145,26 @@ describe('inferDefinition', () => {
     expect(result.definition.titleField).toBe('Change Subject');
     // The other handle-looking field stays an ordinary field.
     expect(result.definition.fields.find((f) => f.name === 'Number')?.type).toBe('TEXT');
+  });
+
+  it('takes a field named Title as the title even when template titles repeat', () => {
+    const records = Array.from({ length: 20 }, (_, i) => ({
+      'Task Key': `TSK-${i + 1}`,
+      Title: ['Call the customer', 'Send the invoice', 'Review logs', 'Close out'][i % 4] ?? '',
+      Notes: `Note ${i}`,
+    }));
+    const result = inferDefinition({ recordType: 'tasks', alias: 'tasks', records });
+    expect(result.definition.titleField).toBe('Title');
+  });
+
+  it('proposes audit fields the service sets as read-only, never required', () => {
+    const result = inferDefinition({ recordType: 'apps', alias: 'tickets', records: tickets() });
+    const created = result.definition.fields.filter((f) => f.name.startsWith('Created'));
+    expect(created.map((f) => [f.name, f.readOnly, f.required])).toEqual([
+      ['Created on', true, false],
+      ['Created by', true, false],
+    ]);
+    expect(result.notes.join('\n')).toMatch(/audit fields the service sets itself/);
   });
 
   it('proposes no title when no text field is distinct enough', () => {

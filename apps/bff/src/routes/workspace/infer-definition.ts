@@ -30,6 +30,14 @@ const PICKLIST_MIN_REPEAT = 2;
 const TITLE_MIN_DISTINCT = 0.8;
 /** Preferred title field names, best first (case-insensitive, whole name or a word in it). */
 const TITLE_NAMES = ['title', 'name', 'subject', 'summary'];
+/**
+ * A field named exactly like a title (`Title`, `Name`, ...) is the title even when its values
+ * repeat more (tasks made from templates): it only needs this share of distinct values.
+ */
+const NAMED_TITLE_MIN_DISTINCT = 0.2;
+/** Audit fields the service sets itself (`Created on`, `Updated by`, ...): never typed. */
+const AUDIT_NAME =
+  /^(created|updated|modified|changed|last (modified|updated|changed))( (at|on|by|date|time))?$/i;
 /** Preferred handle field names when several fields look like handles. */
 const HANDLE_NAMES = ['key', 'id', 'handle', 'number'];
 
@@ -238,31 +246,40 @@ export function inferDefinition(input: {
 
   const guesses = new Map<string, Guess>();
   for (const column of columns) {
-    guesses.set(
-      column.name,
-      column === handleColumn ? { type: 'HANDLE' } : guessType(column, sampled),
-    );
+    let guess: Guess = column === handleColumn ? { type: 'HANDLE' } : guessType(column, sampled);
+    // A field named like a title is free text, whatever few values the sample shows.
+    const titleNamed = TITLE_NAMES.includes(column.name.toLowerCase());
+    if (titleNamed && (guess.type === 'PICKLIST' || guess.type === 'MULTI_PICKLIST')) {
+      guess = { type: 'TEXT' };
+    }
+    guesses.set(column.name, guess);
   }
 
-  const titleCandidates = columns.filter(
-    (column) =>
+  const titleCandidates = columns.filter((column) => {
+    const named = TITLE_NAMES.includes(column.name.toLowerCase());
+    const minDistinct = named ? NAMED_TITLE_MIN_DISTINCT : TITLE_MIN_DISTINCT;
+    return (
       column !== handleColumn &&
       guesses.get(column.name)?.type === 'TEXT' &&
       column.filled.length * 2 >= sampled &&
-      column.distinct >= TITLE_MIN_DISTINCT * column.filled.length,
-  );
+      column.distinct > 1 &&
+      column.distinct >= minDistinct * column.filled.length
+    );
+  });
+  const audit = columns.filter((column) => column !== handleColumn && AUDIT_NAME.test(column.name));
   const titleColumn = pick(titleCandidates, TITLE_NAMES);
 
   const fields: Field[] = columns.map((column) => {
     const guess = guesses.get(column.name) ?? { type: 'TEXT' };
-    const required = column.filled.length === sampled;
+    // A handle and the audit fields are given by the service, never typed (nor required).
+    const readOnly = column === handleColumn || audit.includes(column);
+    const required = !readOnly && column.filled.length === sampled;
     return {
       name: column.name,
       type: guess.type,
       required,
       ...(guess.values ? { values: guess.values } : {}),
-      // A handle is given by the service, never typed.
-      ...(column === handleColumn ? { readOnly: true } : {}),
+      ...(readOnly ? { readOnly: true } : {}),
     };
   });
 
@@ -273,6 +290,14 @@ export function inferDefinition(input: {
   } else {
     notes.push(
       'No field holds a handle like ABC-123 in every record: these records will be listed but cannot be opened. If a field does hold the handle, choose it as the handle field.',
+    );
+  }
+  if (audit.length > 0) {
+    notes.push(
+      `${quoteList(
+        audit.map((column) => column.name),
+        6,
+      )} look like audit fields the service sets itself: proposed read-only.`,
     );
   }
   if (titleColumn) {
