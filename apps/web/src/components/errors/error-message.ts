@@ -59,6 +59,13 @@ export function describeError(error: unknown): ErrorMessage {
         description: 'This is not your fault. Try again in a moment.',
         retryable: true,
       };
+    case error.status === 422:
+      // A server without per-field problems (the hosted service) says it all in one message.
+      return {
+        title: 'Some values were not accepted',
+        description: detail ?? 'The service refused the values sent. Check them and try again.',
+        retryable: false,
+      };
     case error.status === 400:
       return {
         title: 'The request was not accepted',

@@ -10,6 +10,7 @@ describe('ErrorPanel', () => {
   it.each([
     [403, undefined, "You don't have access", false],
     [404, undefined, 'Not found', false],
+    [422, undefined, 'Some values were not accepted', false],
     [429, 7, 'Too many requests — try again in 7 s', true],
     [500, undefined, 'The service had a problem', true],
     [503, undefined, 'The service had a problem', true],

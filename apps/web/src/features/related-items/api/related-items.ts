@@ -19,9 +19,13 @@ import {
  */
 const RELATED_PAGE = 200;
 
+/** Related records read one by one for their titles, where their type cannot be searched. */
+const SINGLE_READS = 20;
+
 /**
  * A record's related items with each related record's title, read in one `handle=in=(...)` search
- * per definition (not one request per item). A failed title lookup leaves titles empty rather
+ * per definition (not one request per item), or record by record (at most {@link SINGLE_READS})
+ * for definitions the service cannot search. A failed title lookup leaves titles empty rather
  * than failing the list.
  *
  * @example
@@ -52,6 +56,22 @@ export function relatedItemsQueryOptions(
             const handle = recordHandle(data, definition);
             if (handle && title !== undefined) titles.set(handle, title);
           }
+        }),
+      );
+      // What cannot be searched (hosted elements) is read one record at a time, for the first
+      // few; the rest show their handle without a title rather than a made-up "Untitled".
+      const singles = page.items
+        .map((item) => ({ item, definition: findRelatedDefinition(item, definitions) }))
+        .filter(({ definition }) => definition?.listable === false && definition.titleField)
+        .slice(0, SINGLE_READS);
+      await Promise.all(
+        singles.map(async ({ item, definition }) => {
+          if (!definition?.titleField) return;
+          const found = await api
+            .getRecord(definition.recordType as RecordType, definition.alias, item.id, { signal })
+            .catch(() => undefined);
+          const title = found?.record[definition.titleField];
+          if (title !== undefined) titles.set(item.id, title);
         }),
       );
       const rows: RelatedRow[] = page.items.map((item) => {

@@ -16,6 +16,7 @@ import { cn } from '@/lib/utils.ts';
 
 import type { TriageFields } from '../lib/triage-fields.ts';
 import { postTriageComment } from '../api/triage-queries.ts';
+import { lastUpdateFields } from '../lib/triage-fields.ts';
 
 /** What the triage view asks of the editor: its unsaved changes, and focus. */
 export interface TriageEditorHandle {
@@ -61,6 +62,9 @@ export function TriageRecord({
   onCommented,
 }: TriageRecordProps) {
   const title = definition.titleField ? record[definition.titleField] : undefined;
+  const lastUpdate = lastUpdateFields(definition);
+  const updatedAt = lastUpdate.at ? record[lastUpdate.at] : undefined;
+  const updatedBy = lastUpdate.by ? record[lastUpdate.by] : undefined;
   return (
     <article className="grid content-start gap-5 px-6 py-5" aria-labelledby="triage-record-title">
       <header className="grid gap-1">
@@ -85,10 +89,12 @@ export function TriageRecord({
         <h2 id="triage-record-title" className="text-lg font-semibold tracking-tight">
           {title || id}
         </h2>
-        <p className="text-muted-foreground text-xs">
-          Updated {formatDateTime(record['Updated At'] ?? '')} by{' '}
-          {record['Updated By'] || 'unknown'}
-        </p>
+        {updatedAt && (
+          <p className="text-muted-foreground text-xs">
+            Updated {formatDateTime(updatedAt)}
+            {lastUpdate.by && <> by {updatedBy || 'unknown'}</>}
+          </p>
+        )}
       </header>
 
       <QuickFields record={record} fields={fields} onChange={onChange} onAssign={onAssign} />

@@ -103,6 +103,7 @@ function RecordsPage() {
     setAllMatching(false);
   }, []);
   useEffect(clearSelection, [search.filter, recordType, alias, clearSelection]);
+  const listable = definition?.listable !== false;
   // What the command palette offers on this page.
   usePageActions(
     useMemo(
@@ -117,16 +118,21 @@ function RecordsPage() {
               search: (prev) => prev,
             }),
         },
-        {
-          id: 'enter-triage',
-          label: 'Enter triage',
-          run: () =>
-            void navigate({
-              to: '/records/$recordType/$alias/triage',
-              params: { recordType, alias },
-              search: { filter: search.filter, sort: search.sort, view: search.view },
-            }),
-        },
+        // Triage works a list: none for what the service cannot list (hosted elements).
+        ...(listable
+          ? [
+              {
+                id: 'enter-triage',
+                label: 'Enter triage',
+                run: () =>
+                  void navigate({
+                    to: '/records/$recordType/$alias/triage',
+                    params: { recordType, alias },
+                    search: { filter: search.filter, sort: search.sort, view: search.view },
+                  }),
+              },
+            ]
+          : []),
         ...(search.filter
           ? [
               {
@@ -140,7 +146,7 @@ function RecordsPage() {
             ]
           : []),
       ],
-      [navigate, recordType, alias, search.filter, search.sort, search.view],
+      [navigate, recordType, alias, listable, search.filter, search.sort, search.view],
     ),
   );
 

@@ -40,7 +40,7 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias_/triage'
   loader: async ({ context, params, deps }) => {
     const { items } = await context.queryClient.ensureQueryData(definitionsQueryOptions());
     const definition = findDefinition(items, params.recordType, params.alias);
-    if (definition) {
+    if (definition && definition.listable !== false) {
       void context.queryClient.prefetchInfiniteQuery(
         triageQueueQueryOptions({
           ...params,
@@ -80,6 +80,26 @@ function TriagePage() {
         className="flex-1"
         error={new Error(`No definition named ${alias} is shared with you.`)}
       />
+    );
+  }
+  if (definition.listable === false) {
+    // The hosted API cannot list elements (`GET /elements/{alias}` is getElement): no queue.
+    return (
+      <div className="flex flex-1 flex-col items-center justify-center gap-3 p-10 text-center">
+        <h1 className="text-base font-semibold">{definition.name} cannot be triaged here</h1>
+        <p className="text-muted-foreground max-w-lg text-sm">
+          The service&apos;s published API has no way to list {definition.name.toLowerCase()}, so
+          there is no queue to work through. Open them one at a time by their handle.
+        </p>
+        <Link
+          to="/records/$recordType/$alias"
+          params={{ recordType, alias }}
+          search={{}}
+          className={buttonVariants({ variant: 'outline', size: 'sm' })}
+        >
+          Open by handle
+        </Link>
+      </div>
     );
   }
   return (
