@@ -1,16 +1,18 @@
-// The suite's `test`: baseURL from the running stack, a `login` fixture with the demo
-// credentials, and an `axe` check that fails on any WCAG 2.x A/AA violation.
+// The suite's `test`: baseURL from the running stack, the run's `profile` (extended or hosted), a
+// `login` fixture with the demo credentials, the definitions as the console reads them (the BFF's
+// `/bff/definitions`, in both profiles), a direct API client in the run's profile, and an `axe`
+// check that fails on any WCAG 2.x A/AA violation.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { APIRequest, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect } from '@playwright/test';
 
-import type { ApiClient, Definition } from '@wsc/api-client';
-import { createApiClient, requestToken } from '@wsc/api-client';
+import type { ApiClient, Definition, Profile, RecordData } from '@wsc/api-client';
+import { createApiClient, DefinitionListSchema, recordHandle, requestToken } from '@wsc/api-client';
 
 import type { DemoCredential, DemoCredentials } from './stack.ts';
-import { ROOT } from './stack.ts';
+import { ROOT, runProfile } from './stack.ts';
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'e2e/screenshots');
 
@@ -57,63 +59,164 @@ export async function expectNoAxeViolations(page: Page, context?: string) {
 }
 
 /**
- * Saves a full-page screenshot for reviewers under e2e/screenshots/ (ignored by git).
+ * Saves a screenshot for reviewers under e2e/screenshots/ (ignored by git). The hosted run's
+ * files get a `hosted-` prefix and the mock smoke's `mock-`, so the runs do not overwrite each
+ * other's.
  *
  * @example
  * await saveScreenshot(page, 'records-list');
  */
 export async function saveScreenshot(page: Page, name: string) {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  const prefix = process.env.E2E_SCREENSHOT_PREFIX ?? (runProfile() === 'hosted' ? 'hosted-' : '');
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${prefix}${name}.png`) });
 }
 
 /**
- * A typed client straight to the workspace API (not through the BFF), to arrange data behind the
- * console's back, e.g. a concurrent edit for the 412 spec.
+ * A typed client straight to the workspace API (not through the BFF, nor Prism), in the run's
+ * profile, to arrange data behind the console's back, e.g. a concurrent edit for the conflict
+ * spec. Hosted: the published JSON token request, and only requests inside the contract.
  *
  * @example
  * const api = await directApi(creds.admin);
  */
-export async function directApi(credential: DemoCredential): Promise<ApiClient> {
+export async function directApi(
+  credential: DemoCredential,
+  profile: Profile = runProfile(),
+): Promise<ApiClient> {
   const apiURL = process.env.E2E_API_URL;
   if (!apiURL) throw new Error('E2E_API_URL is not set');
   const token = await requestToken({
     tokenUrl: `${apiURL}/oauth/token`,
     clientId: credential.clientId,
     clientSecret: credential.clientSecret,
+    style: profile === 'hosted' ? 'json' : 'form',
   });
-  return createApiClient({ baseUrl: `${apiURL}/v1`, getToken: async () => token.access_token });
+  return createApiClient({
+    baseUrl: `${apiURL}/v1`,
+    profile,
+    getToken: async () => token.access_token,
+  });
 }
 
-/** The demo tickets definition (handle SUP), read from the API rather than hard-coded. */
-export async function ticketsDefinition(api: ApiClient): Promise<Definition> {
-  const { items } = await api.listDefinitions();
-  const tickets = items.find((d) => d.handle === 'SUP');
-  if (!tickets) throw new Error('The demo workspace has no SUP definition');
-  return tickets;
+/**
+ * A record's handle (`SUP-42`): `id` in the extended profile, the definition's handle field
+ * (`Ticket ID`) in the hosted one. Fails when the record has none.
+ *
+ * @example
+ * const id = handleOf(await adminApi.createRecord('apps', tickets.alias, fields), tickets);
+ */
+export function handleOf(record: RecordData, definition: Pick<Definition, 'handleField'>): string {
+  const handle = recordHandle(record, definition);
+  if (!handle) throw new Error(`record without a handle: ${JSON.stringify(record)}`);
+  return handle;
+}
+
+/**
+ * The read-only date-time field that says when a record was created or last updated: `Created
+ * At` / `Updated At` in our API, `Created on` / `Updated on` in the demo's hosted description.
+ *
+ * @example
+ * record[auditField(tickets, 'updated')];
+ */
+export function auditField(definition: Definition, which: 'created' | 'updated'): string {
+  const field = definition.fields.find(
+    (f) => f.readOnly && f.type === 'DATETIME' && new RegExp(`^${which}`, 'i').test(f.name),
+  );
+  if (!field) throw new Error(`${definition.alias} has no ${which} date-time field`);
+  return field.name;
+}
+
+/**
+ * A list's `total`. The published contract lets a server leave it out (the console then shows
+ * what is loaded), but the workspace API sends it in both profiles, and specs count with it.
+ *
+ * @example
+ * const before = totalOf(await adminApi.listGroupMembers(group.id, { first: 1 }));
+ */
+export function totalOf(list: { total: number | undefined }): number {
+  if (list.total === undefined) throw new Error('the list reply has no total');
+  return list.total;
+}
+
+/** A definition of the demo workspace by its handle prefix (SUP, CUS, TSK, REF). */
+export function definitionByHandle(definitions: Definition[], handle: string): Definition {
+  const definition = definitions.find((d) => d.handle === handle);
+  if (!definition) throw new Error(`The demo workspace has no ${handle} definition`);
+  return definition;
+}
+
+/** The definitions the admin's console reads: `GET /bff/definitions`, in either profile. */
+async function consoleDefinitions(
+  request: APIRequest,
+  credential: DemoCredential,
+): Promise<Definition[]> {
+  const context = await request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const headers = { 'X-CSRF': '1' };
+    const login = await context.post('/bff/login', {
+      headers,
+      data: {
+        clientId: credential.clientId,
+        clientSecret: credential.clientSecret,
+        region: 'default',
+      },
+    });
+    if (!login.ok()) throw new Error(`sign-in for the definitions: ${login.status()}`);
+    const reply = await context.get('/bff/definitions', { headers });
+    if (!reply.ok()) throw new Error(`GET /bff/definitions: ${reply.status()}`);
+    const { items } = DefinitionListSchema.parse(await reply.json());
+    await context.post('/bff/logout', { headers });
+    return items;
+  } finally {
+    await context.dispose();
+  }
+}
+
+interface WorkerFixtures {
+  /** The run's profile: `extended` (our API) or `hosted` (only the published contract, via Prism). */
+  profile: Profile;
+  creds: DemoCredentials;
+  /** The definitions as the admin's console reads them (`GET /bff/definitions`). */
+  definitions: Definition[];
 }
 
 interface Fixtures {
-  creds: DemoCredentials;
   /** Signs in through the UI (admin unless told otherwise) and waits for the shell. */
   login: (who?: 'admin' | 'agent', startAt?: string) => Promise<void>;
   axe: (context?: string) => Promise<void>;
-  /** The admin's direct API client. */
+  /** The admin's direct API client, in the run's profile. */
   adminApi: ApiClient;
-  /** The tickets definition and its list URL. */
+  /** The tickets definition (handle SUP) and its list URL. */
   tickets: Definition & { url: string };
 }
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
   // Playwright reads a fixture's dependencies from its destructuring pattern, so `{}` is required.
   // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },
-  // eslint-disable-next-line no-empty-pattern
-  creds: async ({}, use) => {
-    await use(credentials());
-  },
+  profile: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await use(runProfile());
+    },
+    { scope: 'worker' },
+  ],
+  creds: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await use(credentials());
+    },
+    { scope: 'worker' },
+  ],
+  definitions: [
+    async ({ playwright, creds }, use) => {
+      await use(await consoleDefinitions(playwright.request, creds.admin));
+    },
+    { scope: 'worker' },
+  ],
   login: async ({ page, creds }, use) => {
     await use(async (who = 'admin', startAt = '/') => {
       await page.goto(startAt);
@@ -124,11 +227,11 @@ export const test = base.extend<Fixtures>({
       await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     });
   },
-  adminApi: async ({ creds }, use) => {
-    await use(await directApi(creds.admin));
+  adminApi: async ({ creds, profile }, use) => {
+    await use(await directApi(creds.admin, profile));
   },
-  tickets: async ({ adminApi }, use) => {
-    const definition = await ticketsDefinition(adminApi);
+  tickets: async ({ definitions }, use) => {
+    const definition = definitionByHandle(definitions, 'SUP');
     await use({ ...definition, url: `/records/${definition.recordType}/${definition.alias}` });
   },
   axe: async ({ page }, use) => {

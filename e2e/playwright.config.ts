@@ -1,12 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
 
+// The suite runs once per profile (E2E_PROFILE=extended | hosted; run-suites.ts runs both): the
+// stack global-setup.ts starts differs, the specs are the same.
 // Debian's Chromium (never `playwright install`); override with CHROMIUM_PATH.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const profile = process.env.E2E_PROFILE ?? 'extended';
 
 export default defineConfig({
   testDir: './tests',
   globalSetup: './global-setup.ts',
-  outputDir: './test-results/artifacts',
+  outputDir: `./test-results/artifacts-${profile}`,
   fullyParallel: false,
   // A 2-core machine shared with the API and the BFF under test.
   workers: 2,

@@ -1,4 +1,4 @@
-import { directApi, expect, saveScreenshot, test } from '../fixtures.ts';
+import { directApi, expect, handleOf, saveScreenshot, test } from '../fixtures.ts';
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -13,14 +13,22 @@ test.describe('comments', () => {
   }) => {
     // Several full-stack round trips and axe runs on a machine shared with other suites.
     test.setTimeout(90_000);
-    const ticket = await adminApi.createRecord('apps', tickets.alias, {
-      Title: `Comments ${unique()}`,
-      Status: 'New',
-    });
+    const ticket = {
+      id: handleOf(
+        await adminApi.createRecord('apps', tickets.alias, {
+          Title: `Comments ${unique()}`,
+          Status: 'New',
+        }),
+        tickets,
+      ),
+    };
     const agentApi = await directApi(creds.agent);
+    // Extended: JSON comments (an extension); hosted: the published text/plain body.
     await adminApi.addComment('apps', tickets.alias, ticket.id, 'First: looking into it.');
     await agentApi.addComment('apps', tickets.alias, ticket.id, 'Second: customer sent logs.');
-    const agent = await agentApi.me();
+    // The agent's name from the user list (`/me` is an extension the hosted service lacks).
+    const agent = (await adminApi.listUsers({ filter: `email==${creds.agent.email}` })).items[0];
+    if (!agent) throw new Error('no demo agent');
 
     await login('admin');
     await page.goto(`${tickets.url}/${ticket.id}`);
@@ -71,14 +79,24 @@ test.describe('comments', () => {
     // Several full-stack round trips and axe runs on a machine shared with other suites.
     test.setTimeout(90_000);
     const tag = unique();
-    const first = await adminApi.createRecord('apps', tickets.alias, {
-      Title: `Draft A ${tag}`,
-      Status: 'New',
-    });
-    const second = await adminApi.createRecord('apps', tickets.alias, {
-      Title: `Draft B ${tag}`,
-      Status: 'New',
-    });
+    const first = {
+      id: handleOf(
+        await adminApi.createRecord('apps', tickets.alias, {
+          Title: `Draft A ${tag}`,
+          Status: 'New',
+        }),
+        tickets,
+      ),
+    };
+    const second = {
+      id: handleOf(
+        await adminApi.createRecord('apps', tickets.alias, {
+          Title: `Draft B ${tag}`,
+          Status: 'New',
+        }),
+        tickets,
+      ),
+    };
 
     await login('admin');
     await page.goto(`${tickets.url}/${first.id}?tab=comments`);

@@ -1,4 +1,20 @@
+import type { Page } from '@playwright/test';
+
 import { expect, saveScreenshot, test } from '../fixtures.ts';
+
+/**
+ * Every `filter` the console sends for a records list, as the request URL carries it: in the
+ * hosted profile the console rewrites filters into the published dialect before they leave.
+ */
+function sentFilters(page: Page, listPath: string): string[] {
+  const filters: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const filter = url.searchParams.get('filter');
+    if (url.pathname === `/api/v1${listPath}` && filter !== null) filters.push(filter);
+  });
+  return filters;
+}
 
 test.describe('filter builder', () => {
   test('build a nested filter, see its RSQL, apply it; the link reproduces builder and results', async ({
@@ -7,7 +23,9 @@ test.describe('filter builder', () => {
     tickets,
     adminApi,
     axe,
+    profile,
   }) => {
+    const sent = sentFilters(page, `/${tickets.recordType}/${tickets.alias}`);
     await login('admin');
     await page.goto(tickets.url);
     await expect(page.getByRole('table')).toBeVisible();
@@ -56,6 +74,15 @@ test.describe('filter builder', () => {
     await filter.getByRole('button', { name: 'Apply filter' }).click();
 
     await expect(page.getByTestId('active-filter')).toHaveText(rsql);
+    // The URL keeps the console's text; the request carries the service's dialect. The published
+    // one has no parentheses: the OR group is multiplied out (AND binds tighter than OR).
+    await expect
+      .poll(() => sent)
+      .toContain(
+        profile === 'hosted'
+          ? 'Status=in=New:Open;Severity==Critical,Status=in=New:Open;Priority=ge=3'
+          : rsql,
+      );
     // Every row shown matches (other specs edit records concurrently, so the check is on the rows
     // rather than on a total read at another moment).
     const { total } = await adminApi.searchRecords(tickets.recordType, tickets.alias, {
@@ -98,7 +125,9 @@ test.describe('filter builder', () => {
     login,
     tickets,
     axe,
+    profile,
   }) => {
+    const sent = sentFilters(page, `/${tickets.recordType}/${tickets.alias}`);
     await login('admin');
     await page.goto(tickets.url);
     await page.getByRole('button', { name: 'Filter', exact: false }).first().click();
@@ -117,6 +146,32 @@ test.describe('filter builder', () => {
     await expect(error).toHaveCount(0);
     await filter.getByRole('button', { name: 'Apply filter' }).click();
     await expect(page.getByTestId('active-filter')).toHaveText('Severity=in=(High,Critical)');
+    await expect
+      .poll(() => sent)
+      .toContain(
+        profile === 'hosted' ? 'Severity=in=High:Critical' : 'Severity=in=(High,Critical)',
+      );
+
+    // Not-in: `=out=` in the console's text, `!in=` with an `a:b` list in the published dialect.
+    // (The panel stays open after Apply, back in builder mode.)
+    await filter.getByRole('button', { name: /RSQL/ }).click();
+    await filter.getByLabel('RSQL filter').fill('Severity=out=(Low,Medium)');
+    await filter.getByRole('button', { name: 'Apply filter' }).click();
+    await expect(page.getByTestId('active-filter')).toHaveText('Severity=out=(Low,Medium)');
+    await expect
+      .poll(() => sent)
+      .toContain(profile === 'hosted' ? 'Severity!in=Low:Medium' : 'Severity=out=(Low,Medium)');
+    await expect(page.getByTestId('records-status')).toContainText(/loaded/);
+    const headers = await page.getByRole('columnheader').allTextContents();
+    const severityColumn = headers.findIndex((text) => text.trim() === 'Severity') + 1;
+    const severities = (
+      await page
+        .getByRole('table')
+        .locator(`tbody tr td:nth-child(${severityColumn})`)
+        .allTextContents()
+    ).map((text) => text.trim());
+    expect(severities.length).toBeGreaterThan(0);
+    expect(severities.filter((text) => text === 'Low' || text === 'Medium')).toEqual([]);
   });
 
   test('a filter the API rejects is explained in place', async ({ page, login, tickets }) => {

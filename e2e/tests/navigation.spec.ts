@@ -1,13 +1,14 @@
-import { expect, saveScreenshot, test } from '../fixtures.ts';
+import { expect, saveScreenshot, test, totalOf } from '../fixtures.ts';
 
 test.describe('navigation and shell', () => {
   test('sidebar lists definitions by record type with counts; overview links to them', async ({
     page,
     login,
     adminApi,
+    definitions: items,
+    profile,
     axe,
   }) => {
-    const { items } = await adminApi.listDefinitions();
     await login('admin');
     const nav = page.getByRole('navigation', { name: 'Records' });
     for (const definition of items) {
@@ -16,11 +17,24 @@ test.describe('navigation and shell', () => {
     // Counts come from the API's `total`.
     const first = items[0];
     if (!first) throw new Error('no definitions');
-    const { total } = await adminApi.searchRecords(first.recordType, first.alias, { first: 1 });
+    const total = totalOf(
+      await adminApi.searchRecords(first.recordType, first.alias, { first: 1 }),
+    );
     await expect(
       nav.getByRole('link', { name: new RegExp(first.name) }).getByTestId('definition-count'),
     ).toHaveText(new RegExp(`^${total.toLocaleString('en-GB')}`));
     await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible();
+    // Elements cannot be listed by the hosted service, so they show no count there.
+    const customers = nav.getByRole('link', { name: /Customers/ });
+    if (profile === 'hosted')
+      await expect(customers.getByTestId('definition-count')).toHaveCount(0);
+    else await expect(customers.getByTestId('definition-count')).toHaveText(/^\d/);
+    // The Workspace setup page is where the hosted profile's record types are described.
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Directory' })
+        .getByRole('link', { name: 'Workspace setup' }),
+    ).toHaveCount(profile === 'hosted' ? 1 : 0);
     await axe('overview');
     await saveScreenshot(page, '03-overview');
 

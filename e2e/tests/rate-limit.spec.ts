@@ -1,57 +1,80 @@
 // Needs its own stack: the API's per-credential limit on (the shared stack runs with it off) and a
-// BFF whose sign-in failure counter other specs do not touch.
+// BFF whose sign-in failure counter other specs do not touch. In the hosted run that stack has its
+// own Prism between the BFF and the API, checked for contract violations at the end.
 import { requestToken } from '@wsc/api-client';
 
 import type { Stack } from '../stack.ts';
 import { expect, saveScreenshot, signIn, test } from '../fixtures.ts';
-import { startStack } from '../stack.ts';
+import { runProfile, startStack } from '../stack.ts';
 
-let stack: Stack;
+let stack: Stack | undefined;
 
 test.describe.configure({ mode: 'serial' });
 
+function running(): Stack {
+  if (!stack) throw new Error('the rate-limited stack did not start');
+  return stack;
+}
+
 test.beforeAll(async () => {
   test.setTimeout(150_000);
-  stack = await startStack({ name: 'rate-limited', rateLimitRps: 1, rateLimitBurst: 5 });
+  stack = await startStack({
+    name: 'rate-limited',
+    profile: runProfile(),
+    rateLimitRps: 1,
+    rateLimitBurst: 5,
+  });
 });
 
 test.afterAll(async () => {
   await stack?.stop();
+  // Everything the BFF sent through this stack's Prism stayed inside the published contract.
+  expect(stack?.violations() ?? []).toEqual([]);
 });
 
-test('429 from the API shows the wait time where it happens', async ({ page, axe }) => {
-  await page.goto(`${stack.baseURL}/sign-in`);
-  await signIn(page, stack.credentials.admin);
+test('429 from the API shows the wait time where it happens', async ({ page, axe, profile }) => {
+  const { baseURL, apiURL, credentials } = running();
+  await page.goto(`${baseURL}/sign-in`);
+  await signIn(page, credentials.admin);
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  const api = (path: string) =>
-    page.request.get(`${stack.baseURL}/api/v1${path}`, { headers: { 'X-CSRF': '1' } });
-  const { items } = (await (await api('/definitions')).json()) as {
-    items: { recordType: string; alias: string }[];
+  const definitions = await page.request.get(`${baseURL}/bff/definitions`, {
+    headers: { 'X-CSRF': '1' },
+  });
+  const { items } = (await definitions.json()) as {
+    items: { recordType: string; alias: string; listable?: boolean }[];
   };
-  const first = items[0];
+  const first = items.find((d) => d.listable !== false);
   if (!first) throw new Error('no definitions');
   // Keep the credential's bucket empty while the view loads. The flood goes straight to the API
   // with the same credential (its own token), so its 429s come back in a millisecond and the next
   // request is already waiting when a token refills (1/s); through the BFF it would sit in the
   // BFF's own 1 s retries and leave the refill to the view's request now and then.
   const { access_token: token } = await requestToken({
-    tokenUrl: `${stack.apiURL}/oauth/token`,
-    clientId: stack.credentials.admin.clientId,
-    clientSecret: stack.credentials.admin.clientSecret,
+    tokenUrl: `${apiURL}/oauth/token`,
+    clientId: credentials.admin.clientId,
+    clientSecret: credentials.admin.clientSecret,
+    style: profile === 'hosted' ? 'json' : 'form',
   });
   let flooding = true;
   const floodOne = async () => {
     while (flooding) {
       await page.request
-        .get(`${stack.apiURL}/v1/${first.recordType}/${first.alias}?first=1`, {
+        .get(`${apiURL}/v1/${first.recordType}/${first.alias}?first=1`, {
           headers: { Authorization: `Bearer ${token}` },
         })
         .catch(() => undefined);
     }
   };
+  // Every 429 the browser gets: through the proxy (`/api/v1`) or, extended, from
+  // `/bff/definitions`, which asks the API's `/v1/definitions`.
+  const limited: { url: string; headers: Record<string, string> }[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 429)
+      limited.push({ url: response.url(), headers: response.headers() });
+  });
   const flood = Promise.all(Array.from({ length: 4 }, floodOne));
   try {
-    await page.goto(`${stack.baseURL}/records/${first.recordType}/${first.alias}?sort=Title`);
+    await page.goto(`${baseURL}/records/${first.recordType}/${first.alias}?sort=Title`);
     await expect(page.getByRole('alert').first()).toContainText(
       /Too many requests — try again in \d+ s/,
       {
@@ -62,15 +85,29 @@ test('429 from the API shows the wait time where it happens', async ({ page, axe
     flooding = false;
     await flood;
   }
+  // Retry-After in both profiles; the RateLimit headers are an extension of our API, which the
+  // proxy passes on.
+  expect(limited.length).toBeGreaterThan(0);
+  for (const { headers } of limited) expect(headers['retry-after']).toMatch(/^\d+$/);
+  const rateLimitHeaders = (headers: Record<string, string>) =>
+    Object.keys(headers).filter((name) => name.startsWith('ratelimit'));
+  if (profile === 'hosted') {
+    expect(limited.flatMap(({ headers }) => rateLimitHeaders(headers))).toEqual([]);
+  } else {
+    for (const { headers } of limited.filter(({ url }) => url.includes('/api/v1/'))) {
+      expect(rateLimitHeaders(headers)).toContain('ratelimit-policy');
+    }
+  }
   await axe('429');
   await saveScreenshot(page, '13-rate-limited');
 });
 
 test('too many failed sign-ins are rate limited with the wait shown', async ({ page }) => {
-  await page.goto(`${stack.baseURL}/sign-in`);
+  const { baseURL, credentials } = running();
+  await page.goto(`${baseURL}/sign-in`);
   const alert = page.getByRole('alert');
   for (let i = 0; i < 12; i += 1) {
-    await signIn(page, { clientId: stack.credentials.admin.clientId, clientSecret: `wrong-${i}` });
+    await signIn(page, { clientId: credentials.admin.clientId, clientSecret: `wrong-${i}` });
     await expect(alert).toBeVisible();
     if ((await alert.textContent())?.includes('Too many sign-in attempts')) break;
   }

@@ -3,22 +3,25 @@
 // on, `u` undoes, `?` lists the shortcuts, and the next record shows quickly after `j`.
 import type { Page } from '@playwright/test';
 
-import type { ApiClient } from '@wsc/api-client';
+import type { ApiClient, Definition } from '@wsc/api-client';
 
-import { expect, saveScreenshot, test } from '../fixtures.ts';
+import { expect, handleOf, saveScreenshot, test } from '../fixtures.ts';
 
-/** Records only this spec uses: other specs never filter on this customer. */
-async function createQueue(api: ApiClient, recordType: string, alias: string, tag: string) {
+/**
+ * Records only this spec uses: other specs never filter on this customer. Created in Priority
+ * order, so the service's own order (creation) and a Priority sort agree.
+ */
+async function createQueue(api: ApiClient, definition: Definition, tag: string) {
   const ids: string[] = [];
   for (const [i, title] of ['Printer jams', 'VPN drops', 'Invoice wrong', 'Login loop'].entries()) {
-    const record = await api.createRecord(recordType as 'apps', alias, {
+    const record = await api.createRecord(definition.recordType as 'apps', definition.alias, {
       Title: `${title} (${tag})`,
       Status: 'New',
       Severity: 'Low',
       Customer: tag,
       Priority: String(i + 1),
     });
-    ids.push(record.id);
+    ids.push(handleOf(record, definition));
   }
   return ids;
 }
@@ -33,9 +36,11 @@ test.describe('triage', () => {
     tickets,
     adminApi,
     axe,
+    profile,
+    creds,
   }, testInfo) => {
     const tag = `Triage ${Date.now().toString(36)}`;
-    const ids = await createQueue(adminApi, tickets.recordType, tickets.alias, tag);
+    const ids = await createQueue(adminApi, tickets, tag);
     const filter = `Customer=='${tag}'`;
     await login('admin');
     await page.goto(`${tickets.url}?filter=${encodeURIComponent(filter)}&sort=Priority`);
@@ -46,6 +51,14 @@ test.describe('triage', () => {
     await expect(currentId(page)).toHaveText(ids[0] ?? '');
     await expect(page.getByTestId('triage-position')).toHaveText('1 of 4');
     await expect(page).toHaveURL(new RegExp(`id=${ids[0]}`));
+    // The hosted service cannot sort: the queue keeps its order (sorting a partly loaded queue
+    // would make j skip records that arrive later), and says so.
+    await expect(page.getByTestId('triage-server-order')).toHaveCount(profile === 'hosted' ? 1 : 0);
+    // When and by whom it last changed, from the definition's audit fields (`Updated At` / `By`
+    // in our API, `Updated on` / `by` in the hosted description).
+    await expect(
+      page.getByText(new RegExp(`^Updated .+ by ${creds.admin.email.replace(/\./g, '\\.')}$`)),
+    ).toBeVisible();
     await axe('triage');
     await saveScreenshot(page, 'triage');
 
@@ -88,7 +101,7 @@ test.describe('triage', () => {
     let stored = (await adminApi.getRecord(tickets.recordType, tickets.alias, id)).record;
     expect(stored).toMatchObject({ Status: 'Open', Severity: 'High' });
 
-    // u undoes the last change (severity), written back with If-Match.
+    // u undoes the last change (severity), written back with If-Match (hosted: after a re-read).
     await page.keyboard.press('u');
     await expect(page.getByTestId('triage-status')).toContainText('undone');
     await expect
@@ -99,7 +112,7 @@ test.describe('triage', () => {
       .toBe('Low');
 
     // a: assignee type-ahead; Enter picks the highlighted person.
-    const agent = (await adminApi.listUsers({ filter: 'email==agent@helpdesk.example' })).items[0];
+    const agent = (await adminApi.listUsers({ filter: `email==${creds.agent.email}` })).items[0];
     if (!agent) throw new Error('no demo agent');
     await page.keyboard.press('a');
     const dialog = page.getByRole('dialog');

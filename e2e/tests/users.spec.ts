@@ -1,6 +1,6 @@
 import type { ApiClient, User } from '@wsc/api-client';
 
-import { expect, saveScreenshot, test } from '../fixtures.ts';
+import { expect, handleOf, saveScreenshot, test, totalOf } from '../fixtures.ts';
 
 /** A person of this spec's own: specs share one stack, so nobody else's data is changed. */
 async function createPerson(api: ApiClient, label: string): Promise<User> {
@@ -104,7 +104,7 @@ test.describe('users', () => {
     adminApi,
   }) => {
     // The demo has ~60 people; make sure there are more than one page (100) of them.
-    const { total } = await adminApi.listUsers({ first: 1 });
+    const total = totalOf(await adminApi.listUsers({ first: 1 }));
     for (let i = total; i < 105; i += 1) await createPerson(adminApi, 'filler');
     await login('admin', '/users');
     const status = page.getByTestId('users-status');
@@ -120,6 +120,7 @@ test.describe('users', () => {
     page,
     login,
     axe,
+    profile,
   }) => {
     const stamp = Date.now().toString(36);
     await login('admin', '/users');
@@ -138,7 +139,11 @@ test.describe('users', () => {
     await dialog.getByLabel('Last name').fill(`Dup${stamp}`);
     await dialog.getByRole('button', { name: 'Create user' }).click();
     await expect(dialog.getByText('A user with this email already exists')).toBeVisible();
-    await expect(dialog.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    // Our API names the field (problem+json `errors`); the hosted service's 422 is one message,
+    // shown in the dialog without pinning it to an input.
+    if (profile === 'extended') {
+      await expect(dialog.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    }
     await axe('create user with a 422');
     await saveScreenshot(page, '21-users-create-422');
 
@@ -159,11 +164,16 @@ test.describe('users', () => {
     axe,
   }) => {
     const person = await createPerson(adminApi, 'leaver');
-    const open = await adminApi.createRecord(tickets.recordType, tickets.alias, {
-      Title: `Open work of ${person.lastName}`,
-      Status: 'Open',
-      Assignee: person.email,
-    });
+    const open = {
+      id: handleOf(
+        await adminApi.createRecord(tickets.recordType, tickets.alias, {
+          Title: `Open work of ${person.lastName}`,
+          Status: 'Open',
+          Assignee: person.email,
+        }),
+        tickets,
+      ),
+    };
     await adminApi.createRecord(tickets.recordType, tickets.alias, {
       Title: `Finished work of ${person.lastName}`,
       Status: 'Resolved',

@@ -1,4 +1,4 @@
-import { expect, saveScreenshot, test } from '../fixtures.ts';
+import { expect, handleOf, saveScreenshot, test } from '../fixtures.ts';
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -13,10 +13,15 @@ test.describe('watchers', () => {
     // Several full-stack round trips and axe runs on a machine shared with other suites.
     test.setTimeout(90_000);
     const tag = unique();
-    const ticket = await adminApi.createRecord('apps', tickets.alias, {
-      Title: `Watchers ${tag}`,
-      Status: 'New',
-    });
+    const ticket = {
+      id: handleOf(
+        await adminApi.createRecord('apps', tickets.alias, {
+          Title: `Watchers ${tag}`,
+          Status: 'New',
+        }),
+        tickets,
+      ),
+    };
     // A distinctive surname so the search finds exactly these two people.
     const surname = `Watchley${tag}`;
     const active = await adminApi.createUser({
@@ -65,5 +70,47 @@ test.describe('watchers', () => {
     await expect
       .poll(async () => (await adminApi.listWatchers('apps', tickets.alias, ticket.id)).total)
       .toBe(0);
+  });
+
+  test('a group among the watchers is listed read-only, saying why', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+    axe,
+  }) => {
+    // The demo's Support Tier 2 group watches the newest critical tickets (in both profiles): the
+    // published contract lists group targets, but watchers are added and removed by email only.
+    const { items } = await adminApi.searchRecords(tickets.recordType, tickets.alias, {
+      filter: 'Severity==Critical',
+      first: 1000,
+    });
+    let watched: { id: string; group: string } | undefined;
+    for (const { data } of items.reverse()) {
+      const id = handleOf(data, tickets);
+      const { items: watchers } = await adminApi.listWatchers('apps', tickets.alias, id);
+      const group = watchers.find((w) => w.target.type === 'Group');
+      if (group) {
+        watched = { id, group: group.target.name };
+        break;
+      }
+    }
+    if (!watched) throw new Error('no record watched by a group');
+
+    await login('admin');
+    await page.goto(`${tickets.url}/${watched.id}?tab=watchers`);
+    const row = page
+      .getByRole('dialog')
+      .getByRole('list', { name: 'Watchers' })
+      .getByTestId('watcher-row')
+      .filter({ hasText: watched.group });
+    await expect(row).toContainText('Group · its members are notified');
+    await expect(row.getByText('Read-only')).toHaveAttribute(
+      'title',
+      'The API adds and removes watchers by email only; change this one in Elementum',
+    );
+    await expect(row.getByRole('button')).toHaveCount(0);
+    await axe('watchers tab with a group');
+    await saveScreenshot(page, 'watchers-group');
   });
 });
