@@ -4,6 +4,7 @@ import type { Definition, RecordType } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
+import { mapLimit } from '@/lib/map-limit.ts';
 
 import type { RelatedRow } from '../lib/related.ts';
 import {
@@ -21,6 +22,8 @@ const RELATED_PAGE = 200;
 
 /** Related records read one by one for their titles, where their type cannot be searched. */
 const SINGLE_READS = 20;
+/** ...this many at a time: the BFF admits 16 requests in flight per session, for the whole page. */
+const SINGLE_READ_CONCURRENCY = 4;
 
 /**
  * A record's related items with each related record's title, read in one `handle=in=(...)` search
@@ -64,16 +67,14 @@ export function relatedItemsQueryOptions(
         .map((item) => ({ item, definition: findRelatedDefinition(item, definitions) }))
         .filter(({ definition }) => definition?.listable === false && definition.titleField)
         .slice(0, SINGLE_READS);
-      await Promise.all(
-        singles.map(async ({ item, definition }) => {
-          if (!definition?.titleField) return;
-          const found = await api
-            .getRecord(definition.recordType as RecordType, definition.alias, item.id, { signal })
-            .catch(() => undefined);
-          const title = found?.record[definition.titleField];
-          if (title !== undefined) titles.set(item.id, title);
-        }),
-      );
+      await mapLimit(singles, SINGLE_READ_CONCURRENCY, async ({ item, definition }) => {
+        if (!definition?.titleField) return;
+        const found = await api
+          .getRecord(definition.recordType as RecordType, definition.alias, item.id, { signal })
+          .catch(() => undefined);
+        const title = found?.record[definition.titleField];
+        if (title !== undefined) titles.set(item.id, title);
+      });
       const rows: RelatedRow[] = page.items.map((item) => {
         const definition = findRelatedDefinition(item, definitions);
         return {

@@ -3,6 +3,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { CreateUserInput, Group, User } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
+import { mapLimit } from '@/lib/map-limit.ts';
 
 /** Rows per page of the users table. */
 export const USERS_PAGE_SIZE = 100;
@@ -76,14 +77,13 @@ export function userGroupsQueryOptions(userId: string) {
     queryKey: ['groups', 'of-user', userId],
     queryFn: async ({ signal }): Promise<Group[]> => {
       const groups = await allPages((after) => api.listGroups({ first: 1000, after, signal }));
-      const memberships = await Promise.all(
-        groups.map(async (group) => {
-          const members = await allPages((after) =>
-            api.listGroupMembers(group.id, { first: 1000, after, signal }),
-          );
-          return members.some((member) => member.id === userId) ? group : null;
-        }),
-      );
+      // Group by group, four at a time: the BFF admits 16 requests in flight per session.
+      const memberships = await mapLimit(groups, 4, async (group) => {
+        const members = await allPages((after) =>
+          api.listGroupMembers(group.id, { first: 1000, after, signal }),
+        );
+        return members.some((member) => member.id === userId) ? group : null;
+      });
       return memberships.filter((group): group is Group => group !== null);
     },
   });
