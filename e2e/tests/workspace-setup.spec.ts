@@ -113,7 +113,7 @@ test('record types: described by the API (extended), or sampled, corrected and s
   await expect(editor.getByLabel('Handle', { exact: true })).toHaveValue('TSK');
   // The guesses: Title is the title although template titles repeat, and the audit fields are
   // proposed read-only (the service sets them). Correct one: the estimate is a decimal of hours.
-  await expect(editor.getByLabel('Title field')).toHaveValue('Title');
+  await expect(editor.getByLabel('Title field').locator('option:checked')).toHaveText('Title');
   for (const name of ['Created on', 'Created by', 'Updated on', 'Updated by']) {
     const field = editor.getByRole('group', { name: `Field ${name}` });
     await expect(field.getByLabel('Read-only')).toBeChecked();
