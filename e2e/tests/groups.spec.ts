@@ -31,6 +31,11 @@ async function pickPerson(page: Page, user: User) {
   const picker = page.getByRole('combobox', { name: 'Add members' });
   await picker.fill(user.lastName);
   await expect(page.getByRole('option', { name: new RegExp(user.email) })).toBeVisible();
+  // The results settle after the last keystroke (the popup is aria-busy until then).
+  await expect(page.locator('[data-slot="user-picker-popup"]')).toHaveAttribute(
+    'aria-busy',
+    'false',
+  );
   await picker.press('Enter');
   await expect(
     page

@@ -133,7 +133,13 @@ test('a credential nobody configured: named by the service, or by a typed email 
   const picker = page.getByRole('combobox', { name: 'Add members' });
   await picker.fill('Rivera');
   await expect(page.getByRole('option', { name: new RegExp(unlisted.email) })).toBeVisible();
+  // The results settle after the last keystroke (the popup is aria-busy until then).
+  await expect(page.locator('[data-slot="user-picker-popup"]')).toHaveAttribute(
+    'aria-busy',
+    'false',
+  );
   await picker.press('Enter');
+  await expect(page.getByRole('list', { name: 'People to add' })).toContainText('Rivera');
   await page.getByRole('button', { name: 'Add member', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText("You don't have access");
   await expect(page.getByRole('alert')).toContainText(
