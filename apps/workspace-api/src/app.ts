@@ -11,10 +11,15 @@ import { requireAuth } from './lib/auth.ts';
 import { createApp, createRouter } from './lib/create-app.ts';
 import { createLogger } from './lib/logger.ts';
 import { rateLimitPerCredential, TokenBucketLimiter } from './lib/rate-limit.ts';
+import { SecretChecker } from './lib/secret-check.ts';
+import { TokenPurger } from './lib/token-purge.ts';
+import { UploadGate } from './lib/uploads.ts';
 import { attachmentsRouter } from './routes/attachments/attachments.index.ts';
 import { attachmentsRoutes } from './routes/attachments/attachments.routes.ts';
 import { commentsRouter } from './routes/comments/comments.index.ts';
 import { commentsRoutes } from './routes/comments/comments.routes.ts';
+import { credentialsRouter } from './routes/credentials/credentials.index.ts';
+import { credentialsRoutes } from './routes/credentials/credentials.routes.ts';
 import { definitionsRouter } from './routes/definitions/definitions.index.ts';
 import { definitionsRoutes } from './routes/definitions/definitions.routes.ts';
 import { elementsRouter } from './routes/elements/elements.index.ts';
@@ -43,6 +48,7 @@ export const ROUTE_SPECS: RouteSpec[] = [
   ...meRoutes,
   ...definitionsRoutes,
   ...usersRoutes,
+  ...credentialsRoutes,
   ...groupsRoutes,
   ...recordsRoutes,
   ...relatedItemsRoutes,
@@ -72,6 +78,7 @@ export function buildApp(deps: AppDeps) {
   if (!hosted) {
     v1.route('/', meRouter);
     v1.route('/', definitionsRouter);
+    v1.route('/', credentialsRouter);
   }
   v1.route('/', usersRouter);
   v1.route('/', groupsRouter);
@@ -118,6 +125,7 @@ export async function initDeps(
   const workspace = options.workspace ?? (await loadWorkspace(config.workspaceFile));
   await syncWorkspace(database.db, workspace, { trgm: database.trgm });
   const cursorKey = Buffer.from(await readSetting(database.db, 'cursor_key'), 'base64url');
+  const logger = options.logger ?? createLogger(config.logLevel);
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -125,11 +133,16 @@ export async function initDeps(
     trgm: database.trgm,
     workspace,
     cursorKey,
-    logger: options.logger ?? createLogger(config.logLevel),
+    logger,
     limiters: {
       requests: new TokenBucketLimiter(config.rateLimit),
       tokenFailures: new TokenBucketLimiter(config.tokenFailureLimit),
+      tokenFailuresByAddress: new TokenBucketLimiter(config.tokenFailureAddressLimit),
+      searchTime: new TokenBucketLimiter(config.searchTimeBudget),
     },
+    secrets: new SecretChecker(config.secretCheck),
+    uploads: new UploadGate(),
+    tokenPurger: new TokenPurger(database.db, config.tokenPurgeIntervalSeconds * 1000, logger),
   };
   return { deps, close: database.close };
 }

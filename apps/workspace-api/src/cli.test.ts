@@ -10,6 +10,7 @@ import { DefinitionSchema } from '@wsc/api-client/strict';
 
 import { main } from './cli.ts';
 import { openDatabase } from './db/client.ts';
+import { issueToken } from './lib/credentials.ts';
 import { verifySecret } from './lib/crypto.ts';
 import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
 
@@ -203,5 +204,53 @@ describe('cli', () => {
     const described = await spawnCli('describe-workspace', '--profile', 'hosted');
     expect(described).toMatchObject({ code: 0, stderr: '' });
     expect(DescriptionSchema.parse(JSON.parse(described.stdout)).definitions).toHaveLength(4);
+  });
+
+  it('revokes one credential and its tokens, leaving the user and their other credentials', async () => {
+    const revokeEmail = `revoke-${Date.now().toString(36)}@example.com`;
+    await runCli('create-user', '--email', revokeEmail, '--first-name', 'R', '--last-name', 'V');
+    const keep = await runCli('create-credentials', '--email', revokeEmail, '--label', 'keep');
+    const drop = await runCli('create-credentials', '--email', revokeEmail, '--label', 'drop');
+    const idOf = (out: string) => /client ID:\s+(\S+)/.exec(out)?.[1] ?? '';
+    const [keepId, dropId] = [idOf(keep.stdout), idOf(drop.stdout)];
+    expect((await runCli('revoke-credentials')).code).toBe(2);
+    expect((await runCli('revoke-credentials', '--client-id', 'wsc_nobody')).code).toBe(2);
+    const database = await openStore();
+    try {
+      const user = await database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email_lower', '=', revokeEmail)
+        .executeTakeFirstOrThrow();
+      await issueToken(database.db, dropId, user.id, 3600);
+    } finally {
+      await database.close();
+    }
+    const revoked = await runCli('revoke-credentials', '--client-id', dropId);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(revoked.stdout).toMatch(/Revoked wsc_/);
+    // Idempotent.
+    expect((await runCli('revoke-credentials', '--client-id', dropId)).code).toBe(0);
+    const listed = await runCli('list-credentials', '--email', revokeEmail);
+    expect(listed.stdout).toMatch(new RegExp(`${keepId}.*active`));
+    expect(listed.stdout).toMatch(new RegExp(`${dropId}.*revoked`));
+    expect(listed.stdout).not.toMatch(/secret/i);
+    const check = await openStore();
+    try {
+      const user = await check.db
+        .selectFrom('users')
+        .select('status')
+        .where('email_lower', '=', revokeEmail)
+        .executeTakeFirstOrThrow();
+      expect(user.status).toBe('ACTIVE');
+      const tokens = await check.db
+        .selectFrom('tokens')
+        .select('revoked')
+        .where('client_id', '=', dropId)
+        .execute();
+      expect(tokens.map((token) => token.revoked)).toEqual([true]);
+    } finally {
+      await check.close();
+    }
   });
 });

@@ -11,7 +11,7 @@ import type { Profile } from './env.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { loadConfig } from './env.ts';
-import { createCredential, insertUser } from './lib/credentials.ts';
+import { createCredential, insertUser, revokeCredential } from './lib/credentials.ts';
 import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
 
 const USAGE = `Usage: workspace-api <command> [options]
@@ -21,6 +21,11 @@ Commands:
   create-credentials --email <user email> [--label <label>]
       Prints a client ID and secret. The secret is shown once and cannot be shown again.
   list-users
+  list-credentials [--email <user email>]
+      Lists client IDs (never secrets) with their owner, label, creation and revocation times.
+  revoke-credentials --client-id <client ID>
+      Revokes one credential and every token issued to it, at once; the user and their other
+      credentials are unaffected. Idempotent.
   describe-workspace [--profile hosted|extended]
       Prints, as JSON on stdout, the definitions of the workspace (WORKSPACE_FILE or the demo) as
       GET /v1/definitions describes them in that profile (default hosted, where that route does not
@@ -109,6 +114,42 @@ async function listUsers(db: Db): Promise<void> {
   console.log(`${users.length} user(s)`);
 }
 
+async function listCredentials(db: Db, email: string | undefined): Promise<void> {
+  const rows = await db
+    .selectFrom('credentials')
+    .innerJoin('users', 'users.id', 'credentials.user_id')
+    .select([
+      'credentials.client_id',
+      'credentials.label',
+      'credentials.created_at',
+      'credentials.revoked_at',
+      'users.email',
+    ])
+    .$if(email !== undefined, (q) => q.where('users.email_lower', '=', (email ?? '').toLowerCase()))
+    .orderBy('credentials.created_at')
+    .execute();
+  for (const row of rows) {
+    console.log(
+      [
+        row.client_id.padEnd(24),
+        row.email.padEnd(40),
+        (row.label ?? '').padEnd(12),
+        row.created_at.toISOString(),
+        row.revoked_at ? `revoked ${row.revoked_at.toISOString()}` : 'active',
+      ].join(' '),
+    );
+  }
+  console.log(`${rows.length} credential(s)`);
+}
+
+async function revokeCredentials(db: Db, clientId: string): Promise<void> {
+  const row = await revokeCredential(db, clientId);
+  if (!row) throw new UsageError(`No credential ${clientId}`);
+  console.log(
+    `Revoked ${row.client_id} (revoked at ${row.revoked_at?.toISOString() ?? '?'}); its tokens no longer work.`,
+  );
+}
+
 function profileOption(options: Options): Profile {
   const profile = options.profile ?? 'hosted';
   if (profile !== 'hosted' && profile !== 'extended')
@@ -140,6 +181,7 @@ export async function main(argv: string[]): Promise<number> {
   let options: Options;
   let userInput: ReturnType<typeof createUserInput> | undefined;
   let credentialEmail = '';
+  let revokeId = '';
   let profile: Profile | undefined;
   try {
     const parsed = parseArgs({
@@ -154,6 +196,7 @@ export async function main(argv: string[]): Promise<number> {
         role: { type: 'string' },
         label: { type: 'string' },
         profile: { type: 'string' },
+        'client-id': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -167,13 +210,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (parsed.positionals.length > 1)
       throw new UsageError(`Unexpected argument: ${parsed.positionals[1] ?? ''}`);
-    if (
-      !['create-user', 'create-credentials', 'list-users', 'describe-workspace'].includes(command)
-    )
-      throw new UsageError(`Unknown command: ${command}`);
+    const commands = [
+      'create-user',
+      'create-credentials',
+      'list-users',
+      'list-credentials',
+      'revoke-credentials',
+      'describe-workspace',
+    ];
+    if (!commands.includes(command)) throw new UsageError(`Unknown command: ${command}`);
     // Check the arguments before opening the store.
     if (command === 'create-user') userInput = createUserInput(options);
     if (command === 'create-credentials') credentialEmail = required(options, 'email');
+    if (command === 'revoke-credentials') revokeId = required(options, 'client-id');
     if (command === 'describe-workspace') profile = profileOption(options);
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
@@ -201,6 +250,9 @@ export async function main(argv: string[]): Promise<number> {
     if (userInput) await createUser(database.db, userInput);
     else if (command === 'create-credentials')
       await createCredentials(database.db, credentialEmail, options);
+    else if (command === 'revoke-credentials') await revokeCredentials(database.db, revokeId);
+    else if (command === 'list-credentials')
+      await listCredentials(database.db, options.email?.trim() || undefined);
     else await listUsers(database.db);
     return 0;
   } catch (error) {

@@ -64,6 +64,64 @@ describe('parseEnv', () => {
     expect(config.tokenFailureLimit.ratePerSecond).toBe(0);
   });
 
+  it('reads the limits of DESIGN.md section 6, with their defaults', () => {
+    expect(parseEnv({})).toMatchObject({
+      secretCheck: { concurrency: 2, queue: 64, cacheTtlSeconds: 300 },
+      blobMinFreeBytes: 1024 ** 3,
+      searchTimeoutMs: 5_000,
+      searchTimeBudget: { ratePerSecond: 500, burst: 10_000 },
+      tokenFailureLimit: { ratePerSecond: 1 / 6, burst: 10 },
+      tokenFailureAddressLimit: { ratePerSecond: 1 / 3, burst: 20 },
+      seedDemo: undefined,
+      server: {
+        headersTimeoutMs: 20_000,
+        requestTimeoutMs: 60_000,
+        bodyIdleTimeoutMs: 60_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 1_000,
+      },
+      tokenPurgeIntervalSeconds: 3_600,
+    });
+    expect(
+      parseEnv({
+        SECRET_CHECK_CONCURRENCY: '1',
+        SECRET_CHECK_QUEUE: '0',
+        SECRET_CACHE_TTL_SECONDS: '0',
+        BLOB_MIN_FREE_BYTES: '0',
+        SEARCH_TIMEOUT_MS: '250',
+        SEED_DEMO: '1',
+        HEADERS_TIMEOUT_MS: '1000',
+        REQUEST_TIMEOUT_MS: '2000',
+        BODY_IDLE_TIMEOUT_MS: '3000',
+        KEEP_ALIVE_TIMEOUT_MS: '4000',
+        MAX_CONNECTIONS: '10',
+        TOKEN_PURGE_INTERVAL_SECONDS: '60',
+      }),
+    ).toMatchObject({
+      secretCheck: { concurrency: 1, queue: 0, cacheTtlSeconds: 0 },
+      blobMinFreeBytes: 0,
+      searchTimeoutMs: 250,
+      searchTimeBudget: { ratePerSecond: 500, burst: 500 },
+      seedDemo: true,
+      server: {
+        headersTimeoutMs: 1000,
+        requestTimeoutMs: 2000,
+        bodyIdleTimeoutMs: 3000,
+        keepAliveTimeoutMs: 4000,
+        maxConnections: 10,
+      },
+      tokenPurgeIntervalSeconds: 60,
+    });
+    expect(parseEnv({ SEED_DEMO: '0' }).seedDemo).toBe(false);
+    expect(parseEnv({ RATE_LIMIT_RPS: '0' }).searchTimeBudget.ratePerSecond).toBe(0);
+    for (const bad of [
+      { SECRET_CHECK_CONCURRENCY: '0' },
+      { SEARCH_TIMEOUT_MS: '0' },
+      { MAX_CONNECTIONS: '-1' },
+    ])
+      expect(() => parseEnv(bad)).toThrow(Object.keys(bad)[0]);
+  });
+
   it('lists every bad variable by name', () => {
     try {
       parseEnv({

@@ -37,6 +37,27 @@ const EnvSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1).max(4096))
     .optional(),
+  // Secret checks (POST /oauth/token): scrypt runs at most this many at once, with this many
+  // waiting; beyond that the answer is an immediate 503 (lib/secret-check.ts).
+  SECRET_CHECK_CONCURRENCY: intFrom(2, 1).pipe(z.number().max(64)),
+  SECRET_CHECK_QUEUE: intFrom(64),
+  // How long a verified (client id, secret) pair skips scrypt; 0 turns the cache off.
+  SECRET_CACHE_TTL_SECONDS: intFrom(300).pipe(z.number().max(3600)),
+  // Uploads are refused (507) when they would leave less than this free on the blob volume.
+  BLOB_MIN_FREE_BYTES: intFrom(1024 ** 3),
+  // statement_timeout of a search (PostgreSQL); PGlite cannot interrupt a statement, see
+  // lib/search-limits.ts for what stands in for it there.
+  SEARCH_TIMEOUT_MS: intFrom(5_000, 1),
+  // 1: seed the demo into an empty store, even PostgreSQL; 0: never. Unset: embedded stores only.
+  SEED_DEMO: z.enum(['0', '1']).optional(),
+  // The HTTP server (src/server.ts).
+  HEADERS_TIMEOUT_MS: intFrom(20_000, 1),
+  REQUEST_TIMEOUT_MS: intFrom(60_000, 1),
+  BODY_IDLE_TIMEOUT_MS: intFrom(60_000, 1),
+  KEEP_ALIVE_TIMEOUT_MS: intFrom(5_000, 1),
+  MAX_CONNECTIONS: intFrom(1_000, 1),
+  // Expired and revoked tokens are deleted at most this often (on a timer and on token issue).
+  TOKEN_PURGE_INTERVAL_SECONDS: intFrom(3_600, 1),
 });
 
 /**
@@ -47,6 +68,23 @@ export type Profile = 'extended' | 'hosted';
 
 /** Limits of a token bucket: `ratePerSecond` 0 turns the limit off. */
 export type BucketLimits = { ratePerSecond: number; burst: number };
+
+/** Limits of the Node HTTP server (src/server.ts); all in milliseconds but the connection count. */
+export type ServerLimits = {
+  /** The request line and headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The body must have arrived this long after the headers (every route but uploads, which have only the idle limit). */
+  requestTimeoutMs: number;
+  /** A connection with no byte moving either way for this long is closed (uploads included). */
+  bodyIdleTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this are refused as they arrive. */
+  maxConnections: number;
+};
+
+/** The bounded scrypt queue and its cache of recent successes (lib/secret-check.ts). */
+export type SecretCheckLimits = { concurrency: number; queue: number; cacheTtlSeconds: number };
 
 /** Everything the app needs from its environment; tests build their own. */
 export type Config = {
@@ -59,8 +97,24 @@ export type Config = {
   tokenTtlSeconds: number;
   /** Per credential, on every authenticated request. */
   rateLimit: BucketLimits;
-  /** Per client id, on failed token requests only (guessing secrets). */
+  /** Per (client id, source address), on failed token requests only (guessing secrets). */
   tokenFailureLimit: BucketLimits;
+  /** Per source address across client ids, so that new client ids bring no fresh failures. */
+  tokenFailureAddressLimit: BucketLimits;
+  secretCheck: SecretCheckLimits;
+  /** Free bytes an upload must leave on the blob volume (else 507). */
+  blobMinFreeBytes: number;
+  /** statement_timeout of a search in milliseconds. */
+  searchTimeoutMs: number;
+  /**
+   * Search time a credential may use, in milliseconds refilled per second (burst: two searches
+   * that hit the timeout); off with the rate limit.
+   */
+  searchTimeBudget: BucketLimits;
+  /** SEED_DEMO: true or false when set; undefined: seed embedded stores only. */
+  seedDemo: boolean | undefined;
+  server: ServerLimits;
+  tokenPurgeIntervalSeconds: number;
   blobDir: string;
   workspaceFile: string | undefined;
   logLevel: 'silent' | 'error' | 'info';
@@ -112,6 +166,32 @@ export function parseEnv(source: Record<string, string | undefined>): Config {
     tokenFailureLimit: rateOn
       ? { ratePerSecond: 1 / 6, burst: 10 }
       : { ratePerSecond: 0, burst: 0 },
+    // Per source address, across every client id: twice the per-id burst, refilling at its rate
+    // times two (an address may be a proxy or NAT with a few users behind it).
+    tokenFailureAddressLimit: rateOn
+      ? { ratePerSecond: 1 / 3, burst: 20 }
+      : { ratePerSecond: 0, burst: 0 },
+    secretCheck: {
+      concurrency: env.SECRET_CHECK_CONCURRENCY,
+      queue: env.SECRET_CHECK_QUEUE,
+      cacheTtlSeconds: env.SECRET_CACHE_TTL_SECONDS,
+    },
+    blobMinFreeBytes: env.BLOB_MIN_FREE_BYTES,
+    searchTimeoutMs: env.SEARCH_TIMEOUT_MS,
+    // Half a second of search time per second per credential: one credential cannot keep an
+    // embedded region (one thread) busy, while a person triaging never notices.
+    searchTimeBudget: rateOn
+      ? { ratePerSecond: 500, burst: 2 * env.SEARCH_TIMEOUT_MS }
+      : { ratePerSecond: 0, burst: 0 },
+    seedDemo: env.SEED_DEMO === undefined ? undefined : env.SEED_DEMO === '1',
+    server: {
+      headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.MAX_CONNECTIONS,
+    },
+    tokenPurgeIntervalSeconds: env.TOKEN_PURGE_INTERVAL_SECONDS,
     blobDir: path.resolve(env.BLOB_DIR ?? path.join(dataDir, 'blobs')),
     workspaceFile: env.WORKSPACE_FILE ? path.resolve(env.WORKSPACE_FILE) : undefined,
     logLevel: env.LOG_LEVEL,

@@ -1,21 +1,26 @@
 // Serves one region: `pnpm --filter workspace-api start`. Builds nothing itself (see app.ts).
-import { serve } from '@hono/node-server';
-
 import { buildApp, initDeps } from './app.ts';
 import { loadConfig } from './env.ts';
 import { prepareStore } from './seed/seed.ts';
+import { startServer } from './server.ts';
 
 const config = loadConfig();
 const { deps, close } = await initDeps(config);
 await prepareStore(deps);
 const app = buildApp(deps);
+// Expired and revoked tokens: purged now and every TOKEN_PURGE_INTERVAL_SECONDS.
+const stopPurge = deps.tokenPurger.start();
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  deps.logger.info('listening', {
-    url: `http://${config.host}:${info.port}`,
-    region: config.region,
-    database: deps.dbKind,
-  });
+const { server, port } = await startServer(app.fetch, {
+  port: config.port,
+  host: config.host,
+  limits: config.server,
+  logger: deps.logger,
+});
+deps.logger.info('listening', {
+  url: `http://${config.host}:${port}`,
+  region: config.region,
+  database: deps.dbKind,
 });
 
 let stopping = false;
@@ -23,6 +28,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   deps.logger.info('shutting down', { signal });
+  stopPurge();
   // Stop accepting, let in-flight requests finish (bounded), then close the database.
   const forced = setTimeout(() => process.exit(1), 10_000);
   forced.unref();
@@ -30,7 +36,7 @@ async function shutdown(signal: string) {
     await close();
     process.exit(0);
   });
-  if ('closeIdleConnections' in server) server.closeIdleConnections();
+  server.closeIdleConnections();
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

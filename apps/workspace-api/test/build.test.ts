@@ -78,6 +78,10 @@ it("serves from the bundle on a new data folder without initdb's memory peak", a
   const credentials = JSON.parse(
     await fs.readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8'),
   ) as { admin: { clientId: string; clientSecret: string } };
+  // Started with stdout a pipe (as a service manager or CI would): the secret is in the 0600 file,
+  // never in the captured output, which names the file instead.
+  expect(output).toContain(path.join(dataDir, 'demo-credentials.json'));
+  expect(output).not.toContain(credentials.admin.clientSecret);
   const tokenResponse = await fetch(`${base}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { inject } from 'vitest';
 
 import type { App } from '../src/app.ts';
-import type { Db } from '../src/db/client.ts';
+import type { DatabaseHandle, Db } from '../src/db/client.ts';
 import type { UserRow } from '../src/db/schema.ts';
 import type { Config } from '../src/env.ts';
 import type { AppDeps } from '../src/lib/types.ts';
@@ -66,12 +66,50 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     tokenTtlSeconds: 3600,
     rateLimit: { ratePerSecond: 0, burst: 0 },
     tokenFailureLimit: { ratePerSecond: 0, burst: 0 },
+    tokenFailureAddressLimit: { ratePerSecond: 0, burst: 0 },
+    secretCheck: { concurrency: 2, queue: 16, cacheTtlSeconds: 300 },
+    // Tests run on whatever disk the machine has; the free-space rule has its own tests.
+    blobMinFreeBytes: 0,
+    searchTimeoutMs: 5_000,
+    searchTimeBudget: { ratePerSecond: 0, burst: 0 },
+    seedDemo: undefined,
+    server: {
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
+      bodyIdleTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_000,
+    },
+    tokenPurgeIntervalSeconds: 3_600,
     blobDir: path.join(dataDir, 'blobs'),
     workspaceFile: undefined,
     logLevel: 'silent',
     profile: 'extended',
     ...overrides,
   };
+}
+
+/**
+ * A fresh, empty test database: in-memory PGlite from the run's template, or a throw-away schema
+ * on TEST_DATABASE_URL (initDeps migrates it). `drop` closes it (and drops the schema).
+ *
+ * @example
+ * const { database, drop } = await openTestDatabase();
+ */
+export async function openTestDatabase(): Promise<{
+  database: DatabaseHandle;
+  drop: () => Promise<void>;
+}> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const templatePath = databaseUrl ? '' : inject('pgliteTemplate');
+  const pgliteTemplate = templatePath ? new Blob([await fs.readFile(templatePath)]) : undefined;
+  const database = await openDatabase({ databaseUrl, schema, poolSize: 4, pgliteTemplate });
+  const drop = async () => {
+    if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db);
+    await database.close();
+  };
+  return { database, drop };
 }
 
 /**
@@ -89,11 +127,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
   const config = testConfig(overrides);
   await fs.mkdir(config.blobDir, { recursive: true });
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const templatePath = databaseUrl ? '' : inject('pgliteTemplate');
-  const pgliteTemplate = templatePath ? new Blob([await fs.readFile(templatePath)]) : undefined;
-  const database = await openDatabase({ databaseUrl, schema, poolSize: 4, pgliteTemplate });
+  const { database, drop } = await openTestDatabase();
   const { deps } = await initDeps(config, { database });
   const db = deps.db;
 
@@ -184,8 +218,7 @@ export async function createHarness(overrides: Partial<Config> = {}): Promise<Ha
   };
 
   const close = async () => {
-    if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
-    await database.close();
+    await drop();
     await fs.rm(config.dataDir, { recursive: true, force: true });
   };
   return { app, deps, db, config, users, credentials, tokens, request, close };

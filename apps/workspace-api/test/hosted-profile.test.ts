@@ -416,7 +416,15 @@ describe('10. lists omit null cursors and empty domains; users omit a null jobTi
     const groups = (object(await get('/v1/groups')).items ?? []) as Array<Record<string, unknown>>;
     const tier1 = groups.find((group) => group.name === DEMO_GROUPS.tier1);
     const tier2 = groups.find((group) => group.name === DEMO_GROUPS.tier2);
-    expect(tier1?.domains).toEqual([{ domain: 'example.com' }]);
+    // The published GroupDomain is {id, domain}: each rule carries its (stable) id.
+    expect(tier1?.domains).toEqual([
+      {
+        id: expect.stringMatching(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        ) as unknown,
+        domain: 'example.com',
+      },
+    ]);
     expect(tier2).toBeDefined();
     expect(tier2).not.toHaveProperty('domains');
     expect(object(await get(`/v1/groups/${String(tier2?.id)}`))).not.toHaveProperty('domains');

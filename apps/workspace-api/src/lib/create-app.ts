@@ -9,6 +9,7 @@ import { ZodError } from 'zod';
 import type { ProblemInit } from './errors.ts';
 import type { AppDeps, AppEnv } from './types.ts';
 import { errorResponse, ProblemException } from './errors.ts';
+import { refuseBadTextInUrl } from './text.ts';
 
 /**
  * A sub-app for one resource, mounted with `app.route()`.
@@ -105,6 +106,9 @@ export function createApp(deps: AppDeps) {
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+
+  // Before any route: a NUL in the path or query never reaches a handler or the database.
+  app.use(refuseBadTextInUrl);
 
   let compiled: Array<{ method: string; regex: RegExp }> | undefined;
   app.notFound((c) => {

@@ -115,3 +115,30 @@ export async function deactivateUser(db: Db, userId: string) {
     return user;
   });
 }
+
+/**
+ * Revokes one credential and every token issued to it, in one transaction, leaving its user and
+ * the user's other credentials as they are. Idempotent: an already revoked credential keeps its
+ * first revocation time. Returns the credential, or undefined when there is none.
+ *
+ * @example
+ * const revoked = await revokeCredential(db, 'wsc_abc');
+ */
+export async function revokeCredential(db: Db, clientId: string) {
+  return db.transaction().execute(async (trx) => {
+    const credential = await trx
+      .updateTable('credentials')
+      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(new Date())) }))
+      .where('client_id', '=', clientId)
+      .returning(['client_id', 'user_id', 'label', 'created_at', 'revoked_at'])
+      .executeTakeFirst();
+    if (credential)
+      await trx
+        .updateTable('tokens')
+        .set({ revoked: true })
+        .where('client_id', '=', clientId)
+        .where('revoked', '=', false)
+        .execute();
+    return credential;
+  });
+}

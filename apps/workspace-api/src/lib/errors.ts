@@ -23,6 +23,8 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 const SLUGS: Record<number, string> = {
@@ -40,6 +42,8 @@ const SLUGS: Record<number, string> = {
   422: 'validation-error',
   429: 'rate-limited',
   500: 'internal-error',
+  503: 'unavailable',
+  507: 'insufficient-storage',
 };
 
 /** Base URI of our problem types; each status has its own `type`. */
@@ -234,4 +238,28 @@ export function tooManyRequests(retryAfterSeconds: number, headers: Record<strin
     detail: `Rate limit exceeded; retry in ${retryAfterSeconds} s`,
     headers: { 'Retry-After': String(retryAfterSeconds), ...headers },
   });
+}
+
+/**
+ * 503 with Retry-After: the request was fine, the server cannot serve it now (a search past its
+ * time limit, the secret-check queue full).
+ *
+ * @example
+ * throw serviceUnavailable(2, 'The search took longer than 5000 ms');
+ */
+export function serviceUnavailable(retryAfterSeconds: number, detail: string) {
+  return new ProblemException(503, {
+    detail,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/**
+ * 507: storing the request would leave the volume with too little free space.
+ *
+ * @example
+ * throw insufficientStorage('The attachment volume is full');
+ */
+export function insufficientStorage(detail: string, headers?: Record<string, string>) {
+  return new ProblemException(507, { detail, ...(headers ? { headers } : {}) });
 }

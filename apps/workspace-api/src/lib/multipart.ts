@@ -1,37 +1,17 @@
 // Request bodies: the streaming multipart upload (constant memory, straight to a temp file while
-// hashing) and a size cap for the small JSON/text bodies of the other sub-resources.
+// hashing). Small JSON and text bodies are read by body.ts.
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Context } from 'hono';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { bodyLimit } from 'hono/body-limit';
 
-import type { AppEnv } from './types.ts';
 import { createTempWriteStream, tempBlobPath } from './blobs.ts';
-import { badRequest, errorResponse, ProblemException, unprocessable } from './errors.ts';
+import { badRequest, ProblemException, unprocessable } from './errors.ts';
 
 /** Room for boundaries, part headers and a description around a file of the maximum size. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-
-/** Largest JSON or text body the non-upload routes read (a 10,000-character comment fits easily). */
-export const SMALL_BODY_BYTES = 128 * 1024;
-
-/**
- * Middleware capping small request bodies (by Content-Length, or while reading) at 413.
- *
- * @example
- * router.post('/x', jsonBodyLimit, handler);
- */
-export const jsonBodyLimit = bodyLimit({
-  maxSize: SMALL_BODY_BYTES,
-  onError: (c) =>
-    errorResponse((c as Context<AppEnv>).var.deps.config.profile, 413, {
-      detail: `Request bodies here are limited to ${SMALL_BODY_BYTES} bytes`,
-    }),
-});
 
 /**
  * A 413 that also closes the connection: the client may still be sending a large body, which we

@@ -11,7 +11,13 @@ import type { Harness } from '../../test/harness.ts';
 import { createHarness } from '../../test/harness.ts';
 import { planDefinitionIndexes } from '../db/definition-indexes.ts';
 import { insertRecords, recordFieldResolver } from './records.ts';
-import { compileFilter, containmentJson, containsPattern, normalizeDateTime } from './rsql-sql.ts';
+import {
+  compileFilter,
+  containmentJson,
+  containsPattern,
+  FilterError,
+  normalizeDateTime,
+} from './rsql-sql.ts';
 
 let h: Harness;
 const ids: Record<string, string> = {};
@@ -449,13 +455,22 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
     expect(await names(filter)).toEqual(expected);
   });
 
-  it('replaces lone surrogates as a text parameter would (jsonb rejects them escaped)', async () => {
+  it('refuses NUL and lone surrogates with the position, before any SQL is built', () => {
+    // containmentJson alone still writes well-formed JSON (jsonb rejects escaped lone surrogates).
     expect(containmentJson('Title', 'a\ud800b')).toBe('{"Title":"a\ufffdb"}');
-    const rows = await h.db
-      .selectFrom('records')
-      .select('id')
-      .where(compileFilter(serialize(eq('Title', 'a\udc00')), recordFieldResolver(definitionOf())))
-      .execute();
-    expect(rows).toEqual([]);
+    for (const bad of ['\udc00', '\u0000']) {
+      const filter = serialize(eq('Title', `ab${bad}`));
+      let caught: unknown;
+      try {
+        compileFilter(filter, recordFieldResolver(definitionOf()));
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(FilterError);
+      expect((caught as FilterError).problem).toMatchObject({
+        status: 400,
+        position: filter.indexOf(bad),
+      });
+    }
   });
 });

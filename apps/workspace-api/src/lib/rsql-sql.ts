@@ -11,6 +11,7 @@ import type { ComparisonNode, Dialect, Node } from '@wsc/rsql';
 import { canonicalOperator, isRsqlError, parse } from '@wsc/rsql';
 
 import { ProblemException } from './errors.ts';
+import { badTextIndex } from './text.ts';
 
 /** How a field's values compare in SQL. */
 export type FilterKind =
@@ -353,6 +354,9 @@ export function compileFilter(
   options: CompileOptions = {},
 ): RawBuilder<SqlBool> {
   const ctx = { parameter: options.parameter ?? 'filter' };
+  // Also refused at the edge (text.ts); here too, so that no caller can bind such a value.
+  const bad = badTextIndex(input);
+  if (bad >= 0) fail(ctx, 'A NUL character or an unpaired surrogate cannot be searched for', bad);
   let ast: Node;
   try {
     ast = parse(input, { dialect: options.dialect ?? 'extended' });

@@ -4,6 +4,9 @@ import type { Role, UserStatus } from '../db/schema.ts';
 import type { Config } from '../env.ts';
 import type { Workspace } from '../workspace/definitions.ts';
 import type { TokenBucketLimiter } from './rate-limit.ts';
+import type { SecretChecker } from './secret-check.ts';
+import type { TokenPurger } from './token-purge.ts';
+import type { UploadGate } from './uploads.ts';
 
 export type Logger = {
   info: (message: string, fields?: Record<string, unknown>) => void;
@@ -21,7 +24,30 @@ export type AppDeps = {
   /** HMAC key for paging cursors. */
   cursorKey: Buffer;
   logger: Logger;
-  limiters: { requests: TokenBucketLimiter; tokenFailures: TokenBucketLimiter };
+  limiters: {
+    /** Per credential, every authenticated request. */
+    requests: TokenBucketLimiter;
+    /** Failed token requests per (client id, source address). */
+    tokenFailures: TokenBucketLimiter;
+    /** Failed token requests per source address, across client ids. */
+    tokenFailuresByAddress: TokenBucketLimiter;
+    /** Milliseconds of search time per credential. */
+    searchTime: TokenBucketLimiter;
+  };
+  /** The bounded scrypt queue and its memory of recent successes. */
+  secrets: SecretChecker;
+  /** Uploads in flight per credential and the bytes they may still write. */
+  uploads: UploadGate;
+  /** Deletes expired and revoked tokens, at most once per interval. */
+  tokenPurger: TokenPurger;
+  /** Test-only: work injected into code paths that are otherwise hard to make slow. */
+  hooks?: TestHooks;
+};
+
+/** Hooks tests set on deps to provoke what production traffic would (never set in production). */
+export type TestHooks = {
+  /** Runs on the search's connection, inside its time limit, before the search statement. */
+  beforeSearch?: (db: Db) => Promise<void>;
 };
 
 /** The authenticated caller: the credential's owner. */

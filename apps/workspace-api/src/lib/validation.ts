@@ -3,7 +3,9 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 
 import type { AppEnv } from './types.ts';
+import { JSON_BODY_MAX_BYTES, readBodyText } from './body.ts';
 import { badRequest, unprocessable } from './errors.ts';
+import { findBadText } from './text.ts';
 
 /**
  * Field problems from a zod error (`a.b` paths; `(body)` for the root).
@@ -19,6 +21,25 @@ export function issuesToProblems(error: z.ZodError) {
 }
 
 /**
+ * The parsed JSON body (1 MiB at most: 413 beyond, see body.ts), or undefined when it is empty.
+ * Malformed JSON -> 400; a NUL or an unpaired surrogate in any string or key -> 422 naming each.
+ */
+async function readJsonValue(c: Context<AppEnv>): Promise<unknown> {
+  const text = await readBodyText(c, JSON_BODY_MAX_BYTES);
+  if (text.trim() === '') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw badRequest('Malformed JSON body', [{ field: '(body)', message: 'Not valid JSON' }]);
+  }
+  const problems = findBadText(body);
+  if (problems.length > 0)
+    throw unprocessable(problems, 'The body holds text that cannot be stored');
+  return body;
+}
+
+/**
  * Reads a JSON body: malformed JSON -> 400, schema violations -> 422 listing every field.
  *
  * @example
@@ -28,13 +49,7 @@ export async function parseJsonBody<T extends z.ZodType>(
   c: Context<AppEnv>,
   schema: T,
 ): Promise<z.output<T>> {
-  const text = await c.req.text();
-  let body: unknown;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    throw badRequest('Malformed JSON body', [{ field: '(body)', message: 'Not valid JSON' }]);
-  }
+  const body = await readJsonValue(c);
   if (body === undefined)
     throw badRequest('A JSON body is required', [{ field: '(body)', message: 'Required' }]);
   const result = schema.safeParse(body);
@@ -49,14 +64,10 @@ export async function parseJsonBody<T extends z.ZodType>(
  * const body = await readJson(c);
  */
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '')
+  const body = await readJsonValue(c);
+  if (body === undefined)
     throw badRequest('A JSON body is required', [{ field: '(body)', message: 'Required' }]);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw badRequest('Malformed JSON body', [{ field: '(body)', message: 'Not valid JSON' }]);
-  }
+  return body;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

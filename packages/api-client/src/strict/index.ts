@@ -177,6 +177,19 @@ export const TokenResponseSchema = z.object({
   expires_in: z.number().positive(),
 });
 
+/**
+ * A client credential as `POST /v1/credentials/{clientId}/revoke` (extension) answers it: never
+ * the secret, which exists only at creation.
+ */
+export const CredentialSchema = z.object({
+  clientId: z.string(),
+  userId: z.uuid(),
+  label: z.string().nullable(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+});
+export type Credential = z.infer<typeof CredentialSchema>;
+
 export type UserPagedList = z.infer<typeof UserPagedListSchema>;
 export type GroupPagedList = z.infer<typeof GroupPagedListSchema>;
 export type RecordPagedList = z.infer<typeof RecordPagedListSchema>;

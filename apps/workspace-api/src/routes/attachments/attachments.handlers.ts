@@ -12,9 +12,11 @@ import type { Profile } from '../../env.ts';
 import type { AppEnv } from '../../lib/types.ts';
 import { blobPath, commitBlob, removeBlob } from '../../lib/blobs.ts';
 import { notFound, rangeNotSatisfiable, unprocessable } from '../../lib/errors.ts';
-import { receiveUpload } from '../../lib/multipart.ts';
+import { MULTIPART_OVERHEAD_BYTES, receiveUpload } from '../../lib/multipart.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
 import { isHosted } from '../../lib/profile.ts';
+import { badTextProblem } from '../../lib/text.ts';
+import { assertRoomForAttachment, lockRecord } from '../../lib/uploads.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 import {
   cleanFileName,
@@ -129,11 +131,43 @@ export async function getAttachment(c: Context<AppEnv>) {
  * renamed to the row's id before the commit: a failed insert or rename rolls the row back and
  * removes the temp file; a failed commit removes the renamed blob. A crash between rename and
  * commit leaves only an orphan blob, which the start-up sweep removes (see lib/blobs.ts).
+ * Before any byte is read: 429 past MAX_UPLOADS_IN_FLIGHT uploads of the credential, 422 past
+ * MAX_ATTACHMENTS_PER_RECORD, 507 when the file would leave the blob volume under
+ * BLOB_MIN_FREE_BYTES (lib/uploads.ts).
  */
 export async function uploadAttachment(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);
+  const { config, db, uploads } = c.var.deps;
+  // Refusals that need no byte of the body come first: slots, the per-record cap, free space.
+  const release = uploads.acquire(c.var.principal.clientId);
+  try {
+    await assertRoomForAttachment(db, record.id, 'file');
+    await fsp.mkdir(config.blobDir, { recursive: true });
+    const unreserve = await uploads.reserve(
+      config.blobDir,
+      expectedUploadBytes(c.req.raw),
+      config.blobMinFreeBytes,
+    );
+    try {
+      return await storeUpload(c, record);
+    } finally {
+      unreserve();
+    }
+  } finally {
+    release();
+  }
+}
+
+/** The bytes an upload may write: its declared length when sane, else the most a file may have. */
+function expectedUploadBytes(request: Request): number {
+  const most = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES;
+  const declared = request.headers.get('content-length');
+  if (declared === null || !/^\d+$/.test(declared)) return most;
+  return Math.min(Number(declared), most);
+}
+
+async function storeUpload(c: Context<AppEnv>, record: RecordRow) {
   const { config, db } = c.var.deps;
-  await fsp.mkdir(config.blobDir, { recursive: true });
   const upload = await receiveUpload(c.req.raw, {
     blobDir: config.blobDir,
     maxFileBytes: MAX_UPLOAD_BYTES,
@@ -147,7 +181,11 @@ export async function uploadAttachment(c: Context<AppEnv>) {
         { field: 'description', message: `At most ${MAX_DESCRIPTION} characters` },
       ]);
     }
+    const badDescription = badTextProblem('description', description);
+    if (badDescription) throw unprocessable([badDescription]);
     const row = await db.transaction().execute(async (trx) => {
+      await lockRecord(trx, record.id);
+      await assertRoomForAttachment(trx, record.id, 'file');
       const inserted = await trx
         .insertInto('attachments')
         .values({
@@ -187,25 +225,29 @@ export async function addUrlLink(c: Context<AppEnv>) {
   const url = new URL(input.url).href;
   const id = randomUUID();
   const description = input.description?.trim() || null;
-  await c.var.deps.db
-    .insertInto('attachments')
-    .values({
-      id,
-      record_id: record.id,
-      // A link is named by its URL (already percent-encoded by URL parsing: no control characters).
-      name: url.slice(0, 255),
-      description,
-      media_type: 'text/uri-list',
-      size: 0,
-      sha256: null,
-      blob_key: null,
-      url,
-      state: 'VALID',
-      view_state: 'PRIVATE',
-      created_at: new Date(),
-      created_by: c.var.principal.email,
-    })
-    .execute();
+  await c.var.deps.db.transaction().execute(async (trx) => {
+    await lockRecord(trx, record.id);
+    await assertRoomForAttachment(trx, record.id, 'url');
+    await trx
+      .insertInto('attachments')
+      .values({
+        id,
+        record_id: record.id,
+        // A link is named by its URL (already percent-encoded by URL parsing: no control characters).
+        name: url.slice(0, 255),
+        description,
+        media_type: 'text/uri-list',
+        size: 0,
+        sha256: null,
+        blob_key: null,
+        url,
+        state: 'VALID',
+        view_state: 'PRIVATE',
+        created_at: new Date(),
+        created_by: c.var.principal.email,
+      })
+      .execute();
+  });
   const echo = { url, ...(description !== null ? { description } : {}) };
   if (isHosted(c)) return c.json(echo, 201);
   const body: UrlLink = { ...echo, id };

@@ -7,10 +7,12 @@ import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
 
 import type { CommentRow, UserRow } from '../../db/schema.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import { JSON_BODY_MAX_BYTES, readBodyText } from '../../lib/body.ts';
 import { badRequest, ProblemException, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { resolveRecord } from '../../lib/permissions.ts';
 import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
+import { badTextProblem } from '../../lib/text.ts';
 import { toUser } from '../../lib/users.ts';
 import { readJson } from '../../lib/validation.ts';
 
@@ -121,7 +123,12 @@ async function readContents(c: Context<AppEnv>): Promise<string> {
       ]);
     return contents;
   }
-  if (type === 'text/plain' || type === '') return c.req.text();
+  if (type === 'text/plain' || type === '') {
+    const text = await readBodyText(c, JSON_BODY_MAX_BYTES);
+    const problem = badTextProblem('contents', text);
+    if (problem) throw unprocessable([problem], 'The comment holds text that cannot be stored');
+    return text;
+  }
   throw new ProblemException(415, {
     detail: 'Send the comment as text/plain, or as application/json {"contents": "..."}',
   });

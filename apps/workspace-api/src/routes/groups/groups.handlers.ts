@@ -14,6 +14,7 @@ import { replyGroup, replyPaging, replyUser } from '../../lib/profile.ts';
 import { compileFilter } from '../../lib/rsql-sql.ts';
 import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
+import { domainRuleId } from '../../workspace/sync.ts';
 
 const GROUP_FIELDS: FilterField[] = [
   { name: 'id', kind: 'handle', expr: sql`groups.id::text` },
@@ -31,7 +32,11 @@ function toGroup(row: GroupRow): Group {
     mentionable: row.mentionable,
     managed: row.managed,
     dynamic: row.dynamic,
-    domains: row.domains,
+    // Rows synced before domain rules had ids get the id the next sync will store.
+    domains: row.domains.map((rule) => ({
+      id: rule.id ?? domainRuleId(row.name, rule.domain ?? ''),
+      domain: rule.domain ?? '',
+    })),
   };
 }
 

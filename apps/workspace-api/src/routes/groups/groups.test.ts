@@ -10,6 +10,7 @@ import {
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { domainRuleId, syncWorkspace } from '../../workspace/sync.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -45,6 +46,34 @@ describe('groups', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('gives every domain rule its id, as the published Group {id, domain} has; stable across syncs', async () => {
+    const tier1 = async () => {
+      const res = await h.request('GET', `/v1/groups/${await groupId('Support Tier 1')}`, {
+        token: h.tokens.member,
+      });
+      return GroupSchema.parse(res.json).domains;
+    };
+    const domains = await tier1();
+    expect(domains).toEqual([
+      {
+        id: expect.stringMatching(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        ) as unknown,
+        domain: 'example.com',
+      },
+    ]);
+    // Stored with the id (not only computed on the way out), and the same after a restart's sync.
+    const stored = await h.db
+      .selectFrom('groups')
+      .select('domains')
+      .where('name', '=', 'Support Tier 1')
+      .executeTakeFirstOrThrow();
+    expect(stored.domains).toEqual(domains);
+    await syncWorkspace(h.db, h.deps.workspace, { trgm: h.deps.trgm });
+    expect(await tier1()).toEqual(domains);
+    expect(domainRuleId('Support Tier 1', 'example.com')).toBe(domains[0]?.id);
   });
 
   it('lists members, paged', async () => {

@@ -17,6 +17,7 @@ import {
   updateRecord,
   validateRecordInput,
 } from '../../lib/records.ts';
+import { withSearchLimits } from '../../lib/search-limits.ts';
 import { readJson } from '../../lib/validation.ts';
 
 function params(c: Context<AppEnv>) {
@@ -70,17 +71,16 @@ export async function searchRecords(c: Context<AppEnv>) {
   const page = parsePageQuery(c.req.query(), cursorKey, scope);
   const forward = page.direction === 'forward';
   const cursor = readRecordCursor(page.cursor, keys.length, forward ? 'after' : 'before');
-  const { rows: fetched, total } = await runSearch(
-    db,
-    searchStatements(db, {
-      alias: definition.alias,
-      ...(filter ? { filter } : {}),
-      keys,
-      ...(cursor ? { cursor: { values: cursor.k, seq: cursor.s } } : {}),
-      forward,
-      limit: page.limit + 1,
-    }),
-  );
+  const statements = searchStatements(db, {
+    alias: definition.alias,
+    ...(filter ? { filter } : {}),
+    keys,
+    ...(cursor ? { cursor: { values: cursor.k, seq: cursor.s } } : {}),
+    forward,
+    limit: page.limit + 1,
+  });
+  // statement_timeout on PostgreSQL, a per-credential time budget everywhere (search-limits.ts).
+  const { rows: fetched, total } = await withSearchLimits(c, (conn) => runSearch(conn, statements));
   const more = fetched.length > page.limit;
   const rows = fetched.slice(0, page.limit);
   if (!forward) rows.reverse();

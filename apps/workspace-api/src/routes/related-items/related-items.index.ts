@@ -1,5 +1,5 @@
+import { jsonBodyLimit } from '../../lib/body.ts';
 import { createRouter } from '../../lib/create-app.ts';
-import { jsonBodyLimit } from '../../lib/multipart.ts';
 import { publishedQuery } from '../../lib/profile.ts';
 import { addRelated, listRelated, removeRelated } from './related-items.handlers.ts';
 

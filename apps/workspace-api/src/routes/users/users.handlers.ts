@@ -12,6 +12,7 @@ import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { requireAdmin } from '../../lib/permissions.ts';
 import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
 import { compileFilter } from '../../lib/rsql-sql.ts';
+import { withSearchLimits } from '../../lib/search-limits.ts';
 import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 
@@ -32,30 +33,33 @@ const resolveUserField = (selector: string) => USER_FIELDS.find((field) => field
 
 /** `GET /v1/users`: RSQL filter (the published dialect in the hosted profile), paged. */
 export async function listUsers(c: Context<AppEnv>) {
-  const { db, cursorKey, config } = c.var.deps;
+  const { cursorKey, config } = c.var.deps;
   const profile = config.profile;
   const filterText = c.req.query('filter');
   const where = filterText
     ? compileFilter(filterText, resolveUserField, { dialect: profile })
     : sql<boolean>`true`;
   const page = parsePageQuery(c.req.query(), cursorKey, 'users');
-  const [{ rows, paging }, count] = await Promise.all([
-    pageBySeq(page, cursorKey, 'users', (bound, order, limit) =>
-      db
+  // A filter on users can scan the table as a record search can: the same time limits.
+  const [{ rows, paging }, count] = await withSearchLimits(c, (conn) =>
+    Promise.all([
+      pageBySeq(page, cursorKey, 'users', (bound, order, limit) =>
+        conn
+          .selectFrom('users')
+          .selectAll()
+          .where(where)
+          .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
+          .orderBy('seq', order)
+          .limit(limit)
+          .execute(),
+      ),
+      conn
         .selectFrom('users')
-        .selectAll()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
         .where(where)
-        .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
-        .orderBy('seq', order)
-        .limit(limit)
-        .execute(),
-    ),
-    db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(where)
-      .executeTakeFirstOrThrow(),
-  ]);
+        .executeTakeFirstOrThrow(),
+    ]),
+  );
   const items = rows.map(toUser);
   if (profile === 'hosted') {
     return c.json({
