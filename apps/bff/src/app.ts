@@ -18,6 +18,8 @@ import { createSessionApi } from './lib/session-api.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/upstream.ts';
 import { workspaceStore } from './lib/workspace-store.ts';
+import { bodyGuard } from './middlewares/body-limit.ts';
+import { requestDeadline } from './middlewares/request-deadline.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
 import { createDefinitionsRouter } from './routes/definitions/definitions.index.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
@@ -74,6 +76,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   const app = createBaseApp(logger);
 
+  app.use(async (c, next) => {
+    c.set('publicOrigins', config.publicOrigins);
+    return next();
+  });
+  app.use(requestDeadline(config.server.requestTimeoutMs));
+  // Every /bff route reads at most a JSON body: one limit in front of them all, so a route added
+  // later is bounded too (sign-in and saved views set tighter ones of their own).
+  app.use('/bff/*', bodyGuard(config.maxJsonBodyBytes));
+
   // Judged on the raw request target, before any URL normalisation or routing could hide it.
   app.use(async (c, next) => {
     const url = c.req.url;
@@ -104,7 +115,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       tokenStyles,
     }),
   );
-  app.route('/bff', createSavedViewsRouter({ db: store.db, sessions, clock }));
+  app.route(
+    '/bff',
+    createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api }),
+  );
   app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
   app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
   app.route(

@@ -61,6 +61,61 @@ describe('env validation', () => {
     }
   });
 
+  it('reads the limits under load: in-flight caps, body idle timeout, server limits, public origin', () => {
+    const base = { WORKSPACE_API_URL: 'http://127.0.0.1:4000/v1', SESSION_SECRET: 's'.repeat(32) };
+    const defaults = configFromEnv(parseEnv(base));
+    expect(defaults).toMatchObject({
+      maxJsonBodyBytes: 1024 * 1024,
+      bodyIdleTimeoutMs: 60_000,
+      inFlight: { perSession: 16, perUser: 32, perRegion: 512 },
+      publicOrigins: null,
+      server: {
+        headersTimeoutMs: 20_000,
+        requestTimeoutMs: 60_000,
+        uploadTimeoutMs: 3_600_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 4_096,
+      },
+    });
+    const set = configFromEnv(
+      parseEnv({
+        ...base,
+        UPSTREAM_BODY_IDLE_TIMEOUT_MS: '30000',
+        BFF_MAX_IN_FLIGHT_PER_SESSION: '8',
+        BFF_MAX_IN_FLIGHT_PER_USER: '12',
+        BFF_MAX_IN_FLIGHT_PER_REGION: '100',
+        BFF_PUBLIC_ORIGIN: 'https://Console.Example, https://console.example:8443/',
+        BFF_HEADERS_TIMEOUT_MS: '10000',
+        BFF_REQUEST_TIMEOUT_MS: '30000',
+        BFF_UPLOAD_TIMEOUT_MS: '7200000',
+        BFF_KEEP_ALIVE_TIMEOUT_MS: '65000',
+        BFF_MAX_CONNECTIONS: '1000',
+      }),
+    );
+    expect(set).toMatchObject({
+      bodyIdleTimeoutMs: 30_000,
+      inFlight: { perSession: 8, perUser: 12, perRegion: 100 },
+      publicOrigins: ['https://console.example', 'https://console.example:8443'],
+      server: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        uploadTimeoutMs: 7_200_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnections: 1_000,
+      },
+    });
+    for (const [name, value] of [
+      ['BFF_MAX_IN_FLIGHT_PER_SESSION', '0'],
+      ['BFF_MAX_CONNECTIONS', 'many'],
+      ['BFF_PUBLIC_ORIGIN', 'https://console.example/app'],
+      ['BFF_PUBLIC_ORIGIN', 'console.example'],
+      ['BFF_PUBLIC_ORIGIN', 'ftp://console.example'],
+      ['BFF_REQUEST_TIMEOUT_MS', '-1'],
+    ] as const) {
+      expect(() => parseEnv({ ...base, [name]: value }), `${name}=${value}`).toThrow(name);
+    }
+  });
+
   it('reads the profiles (auto by default), token styles and operator files per region', async () => {
     const base = { WORKSPACE_API_URL: 'http://127.0.0.1:4000/v1', SESSION_SECRET: 's'.repeat(32) };
     expect(parseEnv(base)).toMatchObject({

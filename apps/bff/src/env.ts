@@ -33,6 +33,37 @@ const tokenStyleSetting = z.preprocess(
 /** A path to an operator's JSON file; its content is validated at start by lib/config.ts. */
 const optionalFile = z.preprocess(blankIsUnset, z.string().min(1).optional());
 
+/**
+ * A comma-separated list of origins (scheme, host and port only; no path), normalised by the URL
+ * parser so that `https://Console.Example:443` compares equal to the browser's
+ * `https://console.example`.
+ */
+const publicOrigins = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()))
+  .pipe(
+    z.array(
+      z.string().transform((value, ctx) => {
+        const url = URL.canParse(value) ? new URL(value) : undefined;
+        const origin =
+          url &&
+          (url.protocol === 'https:' || url.protocol === 'http:') &&
+          url.pathname === '/' &&
+          url.search === '' &&
+          url.hash === '' &&
+          url.username === '';
+        if (!url || !origin) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be origins such as https://console.example (scheme and host, no path)',
+          });
+          return z.NEVER;
+        }
+        return url.origin;
+      }),
+    ),
+  );
+
 /** Environment schema; every key is a variable named in DESIGN.md section 2 or an operational knob. */
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -60,6 +91,28 @@ export const EnvSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInt.default(30),
   SESSION_ABSOLUTE_HOURS: positiveInt.default(12),
   UPSTREAM_TIMEOUT_MS: positiveInt.default(30_000),
+  /** A proxied body (upload or download) that moves no byte for this long is aborted. */
+  UPSTREAM_BODY_IDLE_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Proxied requests in flight at once: per session, per user (all their sessions), per region. */
+  BFF_MAX_IN_FLIGHT_PER_SESSION: positiveInt.default(16),
+  BFF_MAX_IN_FLIGHT_PER_USER: positiveInt.default(32),
+  BFF_MAX_IN_FLIGHT_PER_REGION: positiveInt.default(512),
+  /**
+   * The console's public origin(s), comma-separated (`https://console.example`): the only
+   * `Origin` a state-changing request may carry. Unset: `https://<Host>`, or `http://<Host>` too
+   * for a loopback host (local development).
+   */
+  BFF_PUBLIC_ORIGIN: z.preprocess(blankIsUnset, publicOrigins.optional()),
+  /** Time for a client to send its request headers (Node's `headersTimeout`). */
+  BFF_HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
+  /** Time for a client to send a whole request, body included, except an authenticated upload. */
+  BFF_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Time for a whole upload request (Node's `requestTimeout`, the outer bound of every request). */
+  BFF_UPLOAD_TIMEOUT_MS: positiveInt.default(3_600_000),
+  /** An idle keep-alive connection is closed after this long. */
+  BFF_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5_000),
+  /** Open client connections at most; more are refused at accept. */
+  BFF_MAX_CONNECTIONS: positiveInt.default(4_096),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,13 +1,12 @@
 // Serves the BFF: validate env (fail fast), open the store, listen, sweep expired sessions, and
 // shut down cleanly on SIGINT/SIGTERM.
-import { serve } from '@hono/node-server';
-
 import { createApp } from './app.ts';
 import { openStore } from './db/store.ts';
 import { EnvError, readEnv } from './env.ts';
 import { ConfigFileError } from './lib/config-file.ts';
 import { configFromEnv } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
+import { startServer } from './lib/server.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
@@ -64,13 +63,19 @@ const sweep = setInterval(() => {
 }, SWEEP_INTERVAL_MS);
 sweep.unref();
 
-const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-  logger.info('listening', {
-    url: `http://${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`,
-    regions: config.regions.map((r) => `${r.id} (${r.profile})`),
-    console: config.publicDir,
-    store: env.BFF_DATABASE_URL ? 'postgres' : 'pglite',
-  });
+const server = startServer(app.fetch, {
+  port: env.PORT,
+  hostname: env.HOST,
+  limits: config.server,
+  onListening: (info) => {
+    logger.info('listening', {
+      url: `http://${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`,
+      regions: config.regions.map((r) => `${r.id} (${r.profile})`),
+      console: config.publicDir,
+      store: env.BFF_DATABASE_URL ? 'postgres' : 'pglite',
+      limits: config.server,
+    });
+  },
 });
 
 let stopping = false;

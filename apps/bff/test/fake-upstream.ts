@@ -36,6 +36,15 @@ export type Recorded = {
 export const OTHER_CLIENT_ID = 'client-2';
 export const OTHER_CLIENT_SECRET = 'Other-S3cr3t-Value-Never-Logged-9876543210';
 
+/** The person behind OTHER_CLIENT_ID in the extended mode (`/v1/me`). */
+export const OTHER_ME = {
+  ...ME,
+  id: '7a2d2d3f-5c1f-4b9f-8b62-1e4d3c2b1a22',
+  email: 'bob@example.com',
+  firstName: 'Bob',
+  role: 'MEMBER',
+} as const;
+
 /** A handler for `/v1/*` (except `/v1/me`). `rec` fills in while the body streams. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, rec: Recorded) => void;
 
@@ -97,7 +106,8 @@ export const echoRoute: RouteHandler = (req, res, rec) => {
 export async function startFakeUpstream(
   options: { mode?: 'extended' | 'hosted' } = {},
 ): Promise<FakeUpstream> {
-  const valid = new Set<string>();
+  // Issued token -> the client id it was issued to.
+  const valid = new Map<string, string>();
   const clients = new Map([
     [CLIENT_ID, CLIENT_SECRET],
     [OTHER_CLIENT_ID, OTHER_CLIENT_SECRET],
@@ -193,7 +203,7 @@ export async function startFakeUpstream(
           }
           const token = `tok-${state.issued.length + 1}-${Math.random().toString(36).slice(2)}`;
           state.issued.push(token);
-          valid.add(token);
+          valid.set(token, id);
           // Hosted: 201, and only the key a client cannot do without is promised.
           json(
             res,
@@ -228,7 +238,7 @@ export async function startFakeUpstream(
       setTimeout(() => {
         if (forced !== undefined) json(res, forced, { message: 'Not Found' });
         else if (state.mode === 'hosted') json(res, 404, { message: 'Not Found' });
-        else json(res, 200, ME);
+        else json(res, 200, valid.get(bearer) === OTHER_CLIENT_ID ? OTHER_ME : ME);
       }, state.meDelayMs);
       return;
     }

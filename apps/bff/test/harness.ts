@@ -2,7 +2,6 @@
 // a captured log, plus helpers that sign in and call the BFF like the console does.
 import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 
 import type { SessionStore } from '../src/db/store.ts';
 import type { BffConfig } from '../src/lib/config.ts';
@@ -12,6 +11,7 @@ import { openStore } from '../src/db/store.ts';
 import { createFakeClock } from '../src/lib/clock.ts';
 import { defaultConfig, regionFor } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/logger.ts';
+import { startServer } from '../src/lib/server.ts';
 import { SESSION_COOKIE } from '../src/lib/sessions.ts';
 import { CLIENT_ID, CLIENT_SECRET, startFakeUpstream } from './fake-upstream.ts';
 
@@ -123,7 +123,8 @@ export async function createHarness(
   /** Serve the app on a loopback port (for socket-level tests). */
   const listen = async (): Promise<string> => {
     if (server) return base ?? '';
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    // The production server and its limits (lib/server.ts), on a free loopback port.
+    server = startServer(app.fetch, { port: 0, hostname: '127.0.0.1', limits: config.server });
     await new Promise<void>((resolve) => server?.once('listening', () => resolve()));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };

@@ -3,10 +3,10 @@ import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { onUnauthorized } from '@/lib/api.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 
 import { RouteError } from './routes/-components/route-error.tsx';
+import { installSessionEndHandling } from './routes/-components/session-end.ts';
 import { routeTree } from './routeTree.gen.ts';
 
 import './styles.css';
@@ -30,16 +30,9 @@ declare module '@tanstack/react-router' {
   }
 }
 
-// A 401 from /api means the session ended (expired, or signed out in another tab): go to sign-in
-// and come back to this exact URL afterwards.
-onUnauthorized(() => {
-  if (router.state.location.pathname === '/sign-in') return;
-  queryClient.setQueryData(['session'], null);
-  void router.navigate({
-    to: '/sign-in',
-    search: { redirect: router.state.location.href, expired: true },
-  });
-});
+// A 401 from /api means the session ended (expired, or signed out in another tab): forget the
+// tab's session data, go to sign-in and come back to this exact URL afterwards.
+installSessionEndHandling(router, queryClient);
 
 const root = document.getElementById('root');
 if (root) {

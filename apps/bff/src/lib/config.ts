@@ -32,8 +32,22 @@ export type BffConfig = {
   sessionSecret: string;
   /** Folder of the built console; `null` or a folder without index.html -> `/` answers 503. */
   publicDir: string | null;
-  /** Largest request body forwarded upstream: one 250 MiB file plus multipart overhead. */
+  /**
+   * Largest upload forwarded upstream (a multipart POST to `.../attachments`): one 250 MiB file
+   * plus multipart overhead.
+   */
   maxUploadBytes: number;
+  /** Largest body of any other request: the BFF's own JSON routes and other proxied bodies. */
+  maxJsonBodyBytes: number;
+  /** Proxied requests in flight at once; past a cap a request is refused before it is sent. */
+  inFlight: { perSession: number; perUser: number; perRegion: number };
+  /**
+   * The console's origins (`https://console.example`) a request's `Origin` must equal; `null`:
+   * `https://<Host>`, and `http://<Host>` too when the host is loopback.
+   */
+  publicOrigins: string[] | null;
+  /** Limits of the BFF's own HTTP server (lib/server.ts); `requestTimeoutMs` is the app's. */
+  server: ServerLimits;
   idleTimeoutMs: number;
   absoluteTimeoutMs: number;
   /** The idle timestamp is written at most this often per session (keeps the hot path write-free). */
@@ -42,7 +56,11 @@ export type BffConfig = {
   sessionCacheMs: number;
   /** Time allowed for upstream response headers, counted from the end of the request body. */
   upstreamTimeoutMs: number;
-  /** A request body that sends nothing (or cannot be sent on) for this long is aborted. */
+  /**
+   * A proxied body that moves no byte for this long is aborted: a request body the browser stops
+   * sending (or the API stops taking), and a response body the API stops sending (or the browser
+   * stops reading).
+   */
   bodyIdleTimeoutMs: number;
   /**
    * BFF_IDENTITIES_FILE: client id -> email and role for hosted regions; `null` when not
@@ -56,6 +74,26 @@ export type BffConfig = {
   /** A token is refreshed once this fraction of its lifetime has passed. */
   tokenRefreshRatio: number;
 };
+
+/** Timeouts and the connection cap of the BFF's own HTTP server. */
+export type ServerLimits = {
+  /** Time for a client to send its request headers (Node's `headersTimeout`). */
+  headersTimeoutMs: number;
+  /**
+   * Time for a client to send a whole request, body included; enforced per request by the app
+   * (middlewares/request-deadline.ts) so that an admitted upload can be excepted.
+   */
+  requestTimeoutMs: number;
+  /** The outer bound of any request, uploads included (Node's `requestTimeout`). */
+  uploadTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long (Node's `keepAliveTimeout`). */
+  keepAliveTimeoutMs: number;
+  /** Open client connections at most (Node's `maxConnections`); more are closed at accept. */
+  maxConnections: number;
+};
+
+/** JSON bodies: DESIGN.md section 6 ("JSON bodies ... 1 MiB, 413 before reading further"). */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 /** Multipart framing around a 250 MiB file: boundaries, part headers and a description field. */
 export const MULTIPART_ALLOWANCE_BYTES = 1024 * 1024;
@@ -101,6 +139,19 @@ export function regionFor(
 export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | 'publicDir'> {
   return {
     maxUploadBytes: MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE_BYTES,
+    maxJsonBodyBytes: MAX_JSON_BODY_BYTES,
+    // 16 per session is far above what a browser sends at once (6 connections per origin over
+    // HTTP/1.1); 32 per user leaves room for two browsers; 512 per region bounds the sockets
+    // to one API (the agent's pool has the same size, so nothing waits unseen in its queue).
+    inFlight: { perSession: 16, perUser: 32, perRegion: 512 },
+    publicOrigins: null,
+    server: {
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
+      uploadTimeoutMs: 3_600_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 4_096,
+    },
     idleTimeoutMs: 30 * 60_000,
     absoluteTimeoutMs: 12 * 3_600_000,
     touchIntervalMs: 60_000,
@@ -153,5 +204,19 @@ export function configFromEnv(env: Env): BffConfig {
     idleTimeoutMs: env.SESSION_IDLE_MINUTES * 60_000,
     absoluteTimeoutMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    bodyIdleTimeoutMs: env.UPSTREAM_BODY_IDLE_TIMEOUT_MS,
+    inFlight: {
+      perSession: env.BFF_MAX_IN_FLIGHT_PER_SESSION,
+      perUser: env.BFF_MAX_IN_FLIGHT_PER_USER,
+      perRegion: env.BFF_MAX_IN_FLIGHT_PER_REGION,
+    },
+    publicOrigins: env.BFF_PUBLIC_ORIGIN ?? null,
+    server: {
+      headersTimeoutMs: env.BFF_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.BFF_REQUEST_TIMEOUT_MS,
+      uploadTimeoutMs: env.BFF_UPLOAD_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.BFF_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.BFF_MAX_CONNECTIONS,
+    },
   };
 }

@@ -21,6 +21,10 @@ export type AppEnv = {
     upstreamAttempts: number | undefined;
     /** Status of a response written straight to the socket (the proxy's fast path). */
     sentStatus: number | undefined;
+    /** Set by the proxy for an admitted upload: excepted from the request deadline. */
+    longBody: boolean | undefined;
+    /** BFF_PUBLIC_ORIGIN, set by the app for the CSRF check; `null`: derived from Host. */
+    publicOrigins: string[] | null | undefined;
   };
 };
 

@@ -103,6 +103,15 @@ export function createSessions(deps: {
     tokens.forget(idHash);
   };
 
+  const opens = (record: SessionRecord): boolean => {
+    try {
+      sealer.open(record.secretSealed, record.idHash);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const destroy = async (idHash: string) => {
     evict(idHash);
     await store.delete(idHash);
@@ -142,6 +151,14 @@ export function createSessions(deps: {
         const record = await read(idHash);
         if (!record) {
           evict(idHash);
+          return undefined;
+        }
+        // A row this instance cannot open (SESSION_SECRET rotated, or the row altered) is a
+        // session nobody can use: signed out (401, cookie cleared) rather than a 500 on every
+        // call. Checked on each read from the store, which the cache keeps to one per 5 s.
+        if (!opens(record)) {
+          logger.warn('session unreadable; signed out', { session: idHash.slice(0, 8) });
+          await destroy(idHash);
           return undefined;
         }
         // This instance may know of later activity than the store has yet (touches are

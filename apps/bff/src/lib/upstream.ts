@@ -174,6 +174,22 @@ export async function fetchMe(
 }
 
 /**
+ * Open a sealed session value. A value that does not open (SESSION_SECRET rotated, a row edited)
+ * means the session's credentials are unusable: the same outcome as revoked credentials, so the
+ * caller ends the session with 401 rather than failing every request with 500.
+ *
+ * @example
+ * const secret = openSealed(sealer, session.secretSealed, session.idHash);
+ */
+export function openSealed(sealer: Sealer, sealed: string, context: string): string {
+  try {
+    return sealer.open(sealed, context);
+  } catch {
+    throw new CredentialsRejectedError('sealed session value does not open');
+  }
+}
+
+/**
  * The per-session token cache. Tokens live in memory and, sealed, in the session row, so a BFF
  * restart or a second instance reuses them instead of calling the token endpoint again.
  *
@@ -207,7 +223,7 @@ export function createTokenManager(deps: {
   const refresh = async (session: SessionRecord): Promise<string> => {
     const region = config.regions.find((r) => r.id === session.region);
     if (!region) throw new CredentialsRejectedError('region no longer configured');
-    const secret = sealer.open(session.secretSealed, session.idHash);
+    const secret = openSealed(sealer, session.secretSealed, session.idHash);
     const issuedAt = clock.now();
     const reply = await fetchToken({
       fetch: deps.fetch,
@@ -239,7 +255,7 @@ export function createTokenManager(deps: {
       // The stored token: after a restart, or refreshed meanwhile by another BFF instance.
       const storedUntil = session.tokenRefreshAt ?? 0;
       if (session.tokenSealed && now < storedUntil && storedUntil > (cached?.refreshAt ?? 0)) {
-        const stored = sealer.open(session.tokenSealed, session.idHash);
+        const stored = openSealed(sealer, session.tokenSealed, session.idHash);
         if (rejected.get(session.idHash) !== stored) {
           remember(session.idHash, { token: stored, refreshAt: storedUntil });
           return stored;
@@ -284,14 +300,27 @@ export function isConnectionReset(error: unknown): boolean {
   return false;
 }
 
-/** Keep-alive connection pools to the API; one per process is plenty. */
-const agents = {
-  http: new HttpAgent({ keepAlive: true, maxSockets: 256, scheduling: 'lifo' }),
-  https: new HttpsAgent({ keepAlive: true, maxSockets: 256, scheduling: 'lifo' }),
-};
+/** Keep-alive connection pools to the API, one per scheme. */
+export type UpstreamAgents = { http: HttpAgent; https: HttpsAgent };
+
+/**
+ * The proxy's connection pools. `maxSockets` (per upstream origin, i.e. per region) is the
+ * region's in-flight cap, so a request admitted by the proxy's limiter never waits unseen in the
+ * agent's queue, and the limiter (which answers 429/503 at once) is what bounds the sockets.
+ *
+ * @example
+ * const agents = createUpstreamAgents(512);
+ */
+export function createUpstreamAgents(maxSockets: number): UpstreamAgents {
+  return {
+    http: new HttpAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
+  };
+}
 
 export type ExchangeOptions = {
-  url: string;
+  url: string | URL;
+  agents: UpstreamAgents;
   method: string;
   headers: OutgoingHttpHeaders;
   /** The request body, streamed once; only for non-idempotent requests with a Content-Length. */
@@ -321,6 +350,37 @@ export class BodyStalledError extends Error {
 /** The browser went away before the upstream answered. */
 export class ClientAbortedError extends Error {
   override readonly name = 'ClientAbortedError';
+}
+
+/** A response body moved no byte for longer than the body idle timeout. */
+export class ResponseStalledError extends Error {
+  override readonly name = 'ResponseStalledError';
+}
+
+/**
+ * Abort a streaming upstream response body that moves no byte for `idleMs`: the API stopped
+ * sending, or the browser stopped reading (backpressure pauses the upstream, so no byte moves
+ * either). The upstream is destroyed with a {@link ResponseStalledError}, which frees its socket
+ * and ends the browser's response. The watch ends by itself with the body.
+ *
+ * @example
+ * watchResponseIdle(upstream, 60_000, () => logger.warn('download stalled'));
+ */
+export function watchResponseIdle(
+  upstream: IncomingMessage,
+  idleMs: number,
+  onStall?: () => void,
+): void {
+  const timer = setTimeout(() => {
+    onStall?.();
+    upstream.destroy(new ResponseStalledError());
+  }, idleMs);
+  const refresh = () => timer.refresh();
+  upstream.on('data', refresh);
+  upstream.once('close', () => {
+    clearTimeout(timer);
+    upstream.off('data', refresh);
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -370,7 +430,7 @@ function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
     const req = (secure ? httpsRequest : httpRequest)(url, {
       method: options.method,
       headers: options.headers,
-      agent: secure ? agents.https : agents.http,
+      agent: secure ? options.agents.https : options.agents.http,
     });
     let settled = false;
     let headersTimer: NodeJS.Timeout | undefined;

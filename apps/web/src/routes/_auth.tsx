@@ -14,12 +14,17 @@ import { SavedViewsNav } from '@/features/saved-views/components/saved-views-nav
 import { CapabilitiesContext } from '@/lib/capabilities.ts';
 
 import { RouteError } from './-components/route-error.tsx';
+import { afterSignOut, forgetSessionData } from './-components/session-end.ts';
 
 // Pathless layout: everything inside needs a session; without one, go to sign-in and come back.
 export const Route = createFileRoute('/_auth')({
   beforeLoad: async ({ context, location }) => {
     const session = await context.queryClient.ensureQueryData(sessionQueryOptions());
-    if (!session) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+    if (!session) {
+      // The BFF answered 401 (expired, signed out elsewhere): nothing typed under it may stay.
+      forgetSessionData();
+      throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+    }
     return { session };
   },
   // Warm, don't await: a failing definitions call (429, 5xx) must not take the whole shell down;
@@ -37,10 +42,7 @@ function AuthLayout() {
   const definitions = useQuery(definitionsQueryOptions());
   const signOut = useMutation({
     mutationFn: logout,
-    onSettled: async () => {
-      queryClient.clear();
-      await router.navigate({ to: '/sign-in', search: {} });
-    },
+    onSettled: () => afterSignOut(queryClient, router),
   });
   return (
     <CapabilitiesContext value={session.capabilities}>

@@ -84,19 +84,37 @@ export const UrlLinkSchema = z.object({
 export type UrlLink = z.output<typeof UrlLinkSchema>;
 
 /**
+ * The absolute http(s) URL in `value`, as the URL parser reads it (so what is checked is exactly
+ * what a browser would follow), or undefined for anything else: `javascript:`, `data:`,
+ * relative paths, and text a browser would read differently once it strips tabs or spaces.
+ */
+function httpHref(value: string | null | undefined): string | undefined {
+  if (!value || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    return undefined;
+  }
+  return url.href;
+}
+
+/**
  * The http(s) address a URL-link attachment points at, if it is one: our API's `url`, else an
- * http(s) `name` or `contentUrl` of a `text/uri-list` entry (the hosted list has no `url`).
+ * http(s) `name` or `contentUrl` of a `text/uri-list` entry (the hosted list has no `url`). Only
+ * absolute http(s) URLs ever come out: a hostile server's `javascript:` or `data:` value in any of
+ * these keys is never a link.
  *
  * @example
- * linkTarget({ mediaType: 'text/uri-list', name: 'https://example.com', url: undefined, contentUrl: null }); // 'https://example.com'
+ * linkTarget({ mediaType: 'text/uri-list', name: 'https://example.com', url: undefined, contentUrl: null }); // 'https://example.com/'
+ * linkTarget({ mediaType: 'text/uri-list', name: 'x', url: 'javascript:alert(1)', contentUrl: null }); // undefined
  */
 export function linkTarget(
   attachment: Pick<Attachment, 'mediaType' | 'name' | 'url' | 'contentUrl'>,
 ): string | undefined {
-  if (attachment.url) return attachment.url;
+  if (attachment.url) return httpHref(attachment.url);
   if (attachment.mediaType.toLowerCase() !== URL_LINK_MEDIA_TYPE) return undefined;
   for (const candidate of [attachment.name, attachment.contentUrl]) {
-    if (candidate && /^https?:\/\//i.test(candidate)) return candidate;
+    const href = httpHref(candidate);
+    if (href) return href;
   }
   return undefined;
 }

@@ -1,6 +1,5 @@
 // Sign-in, sign-out, session info and public config: the `/bff/*` session routes.
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 
 import type {
   BffConfig as BffConfigReply,
@@ -31,6 +30,7 @@ import {
   tokenRefreshTime,
   UpstreamUnavailableError,
 } from '../../lib/upstream.ts';
+import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
@@ -44,6 +44,9 @@ import { sessionMiddleware } from '../../middlewares/session.ts';
 export function clientAddress(c: Context<AppEnv>): string {
   return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
+
+/** Sign-in bodies: an id, a secret, a region and an email fit many times over (DESIGN.md §6). */
+export const LOGIN_BODY_BYTES = 16 * 1024;
 
 function upstreamProblem(error: UpstreamUnavailableError): Response {
   if (error.kind === 'rate_limited') {
@@ -104,11 +107,7 @@ export function createAuthRouter(deps: {
   router.post(
     '/login',
     csrf({ unsafeOnly: true }),
-    bodyLimit({
-      maxSize: 16 * 1024,
-      onError: () =>
-        problemResponse({ status: 413, code: 'too_large', title: 'Content Too Large' }),
-    }),
+    jsonBodyLimit(LOGIN_BODY_BYTES),
     loadSession,
     async (c) => {
       const address = clientAddress(c);

@@ -400,8 +400,16 @@ describe('owner id of hosted sessions', () => {
     });
 
   it('keeps saved views for the same client id across sign-ins; another client id gets 404', async () => {
+    // A view needs a definition of the region: the hosted workspace file gives one.
+    const support = {
+      recordType: 'apps' as const,
+      alias: 'support',
+      name: 'Support',
+      handle: 'SUP',
+      fields: [{ name: 'Title', type: 'TEXT' as const, required: false }],
+    };
     const h = await bff(hosted, {
-      regions: [regionFor('default', hosted.apiUrl, { profile: 'hosted' })],
+      regions: [regionFor('default', hosted.apiUrl, { profile: 'hosted', workspace: [support] })],
     });
     const first = await h.login({ email: 'ada@example.com' });
     const created = await createView(h, first.cookie, `Mine ${Date.now()}`);

@@ -9,7 +9,7 @@ import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { WorkspaceStore } from '../../lib/workspace-store.ts';
 import { createRouter } from '../../lib/create-app.ts';
-import { hostedDefinitions } from '../../lib/workspace-store.ts';
+import { sessionDefinitions } from '../../lib/session-definitions.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
@@ -44,21 +44,9 @@ export function createDefinitionsRouter(deps: {
         await sessions.destroy(session.idHash);
         return unauthenticated(true);
       }
-      if (session.profile === 'hosted') {
-        const reply: DefinitionList = { items: await hostedDefinitions(workspace, region) };
-        return c.json(reply, 200, noStore);
-      }
       try {
-        const list = await api.run(
-          session,
-          region,
-          'extended',
-          (client, signal) => client.listDefinitions({ signal }),
-          c.req.raw.signal,
-        );
-        // Our API names `id` as the handle field; an older one may not say so.
         const reply: DefinitionList = {
-          items: list.items.map((d) => (d.handleField ? d : { ...d, handleField: 'id' })),
+          items: await sessionDefinitions({ workspace, api }, session, region, c.req.raw.signal),
         };
         return c.json(reply, 200, noStore);
       } catch (error) {

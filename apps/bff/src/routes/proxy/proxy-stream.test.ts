@@ -8,6 +8,9 @@ import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
 
+/** Uploads are multipart POSTs to `.../attachments`: the only bodies allowed past 1 MiB. */
+const MULTIPART = 'multipart/form-data; boundary=x';
+
 let h: Harness;
 let base: string;
 let port: number;
@@ -81,7 +84,7 @@ describe('streaming', () => {
         method: 'POST',
         headers: {
           'content-length': String(size),
-          'content-type': 'application/octet-stream',
+          'content-type': MULTIPART,
           'x-csrf': '1',
           cookie: `${SESSION_COOKIE}=${cookie}`,
         },
@@ -178,7 +181,7 @@ describe('streaming', () => {
     await new Promise((r) => socket.once('connect', r));
     socket.write(
       `POST /api/v1/apps/support/records/SUP-1/attachments HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
-        `Content-Type: application/octet-stream\r\nContent-Length: ${50 * 1024 * 1024}\r\n` +
+        `Content-Type: ${MULTIPART}\r\nContent-Length: ${50 * 1024 * 1024}\r\n` +
         `X-CSRF: 1\r\nCookie: ${SESSION_COOKIE}=${cookie}\r\n\r\n`,
     );
     socket.write(Buffer.alloc(512 * 1024, 1));
@@ -202,6 +205,7 @@ describe('streaming', () => {
         method: 'POST',
         headers: {
           'content-length': String(size),
+          'content-type': MULTIPART,
           'x-csrf': '1',
           cookie: `${SESSION_COOKIE}=${cookie}`,
         },
@@ -252,7 +256,7 @@ describe('timeouts of a streamed request body', () => {
         method: 'POST',
         headers: {
           'content-length': String(size),
-          'content-type': 'application/octet-stream',
+          'content-type': MULTIPART,
           'x-csrf': '1',
           cookie: `${SESSION_COOKIE}=${slowCookie}`,
         },
@@ -304,7 +308,7 @@ describe('timeouts of a streamed request body', () => {
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     socket.write(
       `POST /api/v1/apps/support/records/SUP-1/attachments HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
-        `Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n` +
+        `Content-Type: ${MULTIPART}\r\nContent-Length: 100000\r\n` +
         `X-CSRF: 1\r\nCookie: ${SESSION_COOKIE}=${slowCookie}\r\n\r\n`,
     );
     socket.write(Buffer.alloc(1000, 1));

@@ -12,13 +12,16 @@ import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenManager } from '../../lib/upstream.ts';
 import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
+import { createInFlightLimiter } from '../../lib/in-flight.ts';
 import {
   BodyStalledError,
   ClientAbortedError,
+  createUpstreamAgents,
   CredentialsRejectedError,
   exchange,
   UpstreamTimeoutError,
   UpstreamUnavailableError,
+  watchResponseIdle,
 } from '../../lib/upstream.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
@@ -27,7 +30,10 @@ import {
   ALLOWED_METHODS,
   FORWARDED_REQUEST_HEADERS,
   isPassedResponseHeader,
+  isUpload,
   PROXY_PREFIX,
+  responseTypeHeaders,
+  upstreamUrl,
 } from './proxy-rules.ts';
 
 function rawTarget(c: Context<AppEnv>): string {
@@ -71,6 +77,18 @@ function downstreamHeaders(
         ? rewriteLocation(value, region.apiUrl)
         : value;
   }
+  const status = upstream.statusCode ?? 502;
+  // 204 and 304 carry no body, so no type to judge; everything else (HEAD included, whose
+  // headers describe the GET) gets an allowlisted type or is turned into a download.
+  if (status !== 204 && status !== 304) {
+    const type = responseTypeHeaders(
+      upstream.headers['content-type'],
+      upstream.headers['content-disposition'],
+    );
+    headers['content-type'] = type.contentType;
+    if (type.disposition === undefined) delete headers['content-disposition'];
+    else headers['content-disposition'] = type.disposition;
+  }
   headers['cache-control'] = 'no-store';
   return headers;
 }
@@ -78,11 +96,36 @@ function downstreamHeaders(
 const isBodyless = (method: string, status: number) =>
   method === 'HEAD' || status === 204 || status === 304;
 
-/** Fallback for `app.request()` (no socket): a Response whose body streams from the upstream. */
+/** The answer when a session, user or region has too many proxied requests in flight. */
+function tooManyInFlight(scope: 'session' | 'user' | 'region', max: number): Response {
+  if (scope === 'region') {
+    // Capacity of this BFF, not the caller's doing: 503, as a busy server says it.
+    return problemResponse({
+      status: 503,
+      code: 'busy',
+      title: 'Service Unavailable',
+      detail: `The console is handling ${max} requests to this region; try again in a moment`,
+      headers: { 'retry-after': '1' },
+    });
+  }
+  return problemResponse({
+    status: 429,
+    code: 'too_many_in_flight',
+    title: 'Too Many Requests',
+    detail: `At most ${max} requests of one ${scope} may be in flight at once; wait for some to finish`,
+    headers: { 'retry-after': '1' },
+  });
+}
+
+/**
+ * Fallback for `app.request()` (no socket): a Response whose body streams from the upstream.
+ * The idle watch starts after the web stream has attached, so no byte flows before it is read.
+ */
 function downstreamResponse(
   upstream: IncomingMessage,
   method: string,
   headers: OutgoingHttpHeaders,
+  idleMs: number,
 ): Response {
   const out = new Headers();
   for (const name in headers) {
@@ -95,10 +138,9 @@ function downstreamResponse(
     upstream.resume();
     return new Response(null, { status, headers: out });
   }
-  return new Response(Readable.toWeb(upstream) as ReadableStream<Uint8Array>, {
-    status,
-    headers: out,
-  });
+  const body = Readable.toWeb(upstream) as ReadableStream<Uint8Array>;
+  watchResponseIdle(upstream, idleMs);
+  return new Response(body, { status, headers: out });
 }
 
 /**
@@ -111,6 +153,7 @@ function pipeToSocket(
   method: string,
   headers: OutgoingHttpHeaders,
   requestId: string,
+  idleMs: number,
 ): number {
   const status = upstream.statusCode ?? 502;
   outgoing.writeHead(status, { ...headers, ...SECURITY_HEADERS, 'x-request-id': requestId });
@@ -126,6 +169,8 @@ function pipeToSocket(
     if (!upstream.complete) upstream.destroy();
   });
   upstream.pipe(outgoing);
+  // After pipe(): a 'data' listener attached earlier would start the flow before the pipe did.
+  watchResponseIdle(upstream, idleMs);
   return status;
 }
 
@@ -171,6 +216,9 @@ export function createProxyRouter(deps: {
 }) {
   const { config, sessions, tokens, logger } = deps;
   const router = createRouter();
+  // Per app, so the pools' size follows this BFF's region cap (see createUpstreamAgents).
+  const agents = createUpstreamAgents(config.inFlight.perRegion);
+  const inFlight = createInFlightLimiter();
 
   router.use('*', csrf({ unsafeOnly: false }), sessionMiddleware(sessions), requireAuth);
 
@@ -191,6 +239,15 @@ export function createProxyRouter(deps: {
     if (!region) {
       await sessions.destroy(session.idHash);
       return unauthenticated(true);
+    }
+    const url = upstreamUrl(region.apiUrl, rawTarget(c));
+    if (!url) {
+      return problemResponse({
+        status: 400,
+        code: 'bad_path',
+        title: 'Bad Request',
+        detail: `Refused: the path must start with ${PROXY_PREFIX}/ as written`,
+      });
     }
 
     const source = c.req.raw.headers;
@@ -213,12 +270,19 @@ export function createProxyRouter(deps: {
         detail: 'Content-Length is not a valid length',
       });
     }
-    if (length !== undefined && length > config.maxUploadBytes) {
+    // Only an upload may be large; every other body (JSON records, users, groups, comments,
+    // watchers) is held whole by the API, so it is refused here from its declared length,
+    // before a byte is read or sent upstream. Node's parser never reads past Content-Length.
+    const upload = isUpload(method, c.req.path, source.get('content-type'));
+    const maxBytes = upload ? config.maxUploadBytes : config.maxJsonBodyBytes;
+    if (length !== undefined && length > maxBytes) {
       return problemResponse({
         status: 413,
         code: 'too_large',
         title: 'Content Too Large',
-        detail: `Request bodies are limited to ${config.maxUploadBytes} bytes`,
+        detail: upload
+          ? `Uploads are limited to ${maxBytes} bytes`
+          : `Request bodies other than multipart uploads to .../attachments are limited to ${maxBytes} bytes`,
       });
     }
     const hasBody = length !== undefined && length > 0 && method !== 'GET' && method !== 'HEAD';
@@ -226,101 +290,138 @@ export function createProxyRouter(deps: {
     const replayable = !hasBody;
     const idempotent = method === 'GET' || method === 'HEAD';
 
-    const target = rawTarget(c);
-    const url = region.apiUrl + target.slice(PROXY_PREFIX.length);
-    const clientSignal = c.req.raw.signal;
+    // Taken before the token call too: a refused request sends nothing upstream at all.
+    const { perSession, perUser, perRegion } = config.inFlight;
+    const claims = {
+      session: { key: `session:${session.idHash}`, max: perSession },
+      user: { key: `user:${session.region}:${session.ownerId}`, max: perUser },
+      region: { key: `region:${session.region}`, max: perRegion },
+    };
+    const slot = inFlight.acquire([claims.session, claims.user, claims.region]);
+    if ('full' in slot) {
+      const scope =
+        slot.full === claims.session ? 'session' : slot.full === claims.user ? 'user' : 'region';
+      logger.info('proxy in-flight cap reached', { requestId: c.var.requestId, scope });
+      return tooManyInFlight(scope, slot.full.max);
+    }
+    // An admitted upload may take longer than the request deadline (middlewares/request-deadline.ts);
+    // the body idle timer (below) and the server's upload timeout still bound it.
+    if (upload && hasBody) c.set('longBody', true);
 
-    let attempts = 0;
-    for (let replay = 0; ; replay++) {
-      let token: string;
-      try {
-        token = await tokens.get(session);
-      } catch (error) {
-        if (error instanceof CredentialsRejectedError) {
-          logger.info('session credentials rejected', { requestId: c.var.requestId });
-          await sessions.destroy(session.idHash);
-          return unauthenticated(true);
+    // The slot is freed when the answer is over: at once for an answer made here, when the
+    // streamed body ends, fails or is abandoned for an answer streamed from the upstream.
+    let streaming = false;
+    try {
+      const clientSignal = c.req.raw.signal;
+      let attempts = 0;
+      for (let replay = 0; ; replay++) {
+        let token: string;
+        try {
+          token = await tokens.get(session);
+        } catch (error) {
+          if (error instanceof CredentialsRejectedError) {
+            logger.info('session credentials rejected', { requestId: c.var.requestId });
+            await sessions.destroy(session.idHash);
+            return unauthenticated(true);
+          }
+          if (error instanceof UpstreamUnavailableError) {
+            return problemResponse({
+              status: error.kind === 'timeout' ? 504 : 502,
+              code: 'upstream_unavailable',
+              title: error.kind === 'timeout' ? 'Gateway Timeout' : 'Bad Gateway',
+              detail: 'The workspace API could not issue a token; try again shortly',
+            });
+          }
+          throw error;
         }
-        if (error instanceof UpstreamUnavailableError) {
+
+        let upstream: IncomingMessage;
+        try {
+          const body = hasBody ? requestBody(c) : undefined;
+          upstream = await exchange({
+            url,
+            agents,
+            method,
+            headers: upstreamHeaders(source, c.var.requestId, token, hasBody),
+            ...(body ? { body } : {}),
+            idempotent,
+            clientSignal,
+            timeoutMs: config.upstreamTimeoutMs,
+            bodyIdleMs: config.bodyIdleTimeoutMs,
+            retry: config.retry,
+            random: deps.random,
+            onRetry: () => {
+              attempts++;
+            },
+          });
+          attempts++;
+        } catch (error) {
+          c.set('upstreamAttempts', attempts + 1);
+          if (clientSignal.aborted || error instanceof ClientAbortedError) {
+            // The browser left; nobody reads this answer, it only names the outcome in the log.
+            return new Response(null, { status: 499 });
+          }
+          if (error instanceof UpstreamTimeoutError) {
+            return problemResponse({
+              status: 504,
+              code: 'upstream_timeout',
+              title: 'Gateway Timeout',
+              detail: `The workspace API did not answer within ${config.upstreamTimeoutMs} ms`,
+            });
+          }
+          if (error instanceof BodyStalledError) {
+            return problemResponse({
+              status: 408,
+              code: 'body_stalled',
+              title: 'Request Timeout',
+              detail: `The request body stopped arriving for ${config.bodyIdleTimeoutMs} ms`,
+            });
+          }
+          logger.warn('upstream request failed', {
+            requestId: c.var.requestId,
+            error: error instanceof Error ? error.message : String(error),
+          });
           return problemResponse({
-            status: error.kind === 'timeout' ? 504 : 502,
+            status: 502,
             code: 'upstream_unavailable',
-            title: error.kind === 'timeout' ? 'Gateway Timeout' : 'Bad Gateway',
-            detail: 'The workspace API could not issue a token; try again shortly',
+            title: 'Bad Gateway',
+            detail: 'The workspace API could not be reached',
           });
         }
-        throw error;
-      }
 
-      let upstream: IncomingMessage;
-      try {
-        const body = hasBody ? requestBody(c) : undefined;
-        upstream = await exchange({
-          url,
-          method,
-          headers: upstreamHeaders(source, c.var.requestId, token, hasBody),
-          ...(body ? { body } : {}),
-          idempotent,
-          clientSignal,
-          timeoutMs: config.upstreamTimeoutMs,
-          bodyIdleMs: config.bodyIdleTimeoutMs,
-          retry: config.retry,
-          random: deps.random,
-          onRetry: () => {
-            attempts++;
-          },
-        });
-        attempts++;
-      } catch (error) {
-        c.set('upstreamAttempts', attempts + 1);
-        if (clientSignal.aborted || error instanceof ClientAbortedError) {
-          // The browser left; nobody reads this answer, it only names the outcome in the log.
-          return new Response(null, { status: 499 });
+        if (upstream.statusCode === 401) {
+          tokens.invalidate(session.idHash, token);
+          if (replayable && replay === 0) {
+            upstream.resume();
+            continue;
+          }
         }
-        if (error instanceof UpstreamTimeoutError) {
-          return problemResponse({
-            status: 504,
-            code: 'upstream_timeout',
-            title: 'Gateway Timeout',
-            detail: `The workspace API did not answer within ${config.upstreamTimeoutMs} ms`,
-          });
+        c.set('upstreamStatus', upstream.statusCode);
+        c.set('upstreamAttempts', attempts);
+        const headers = downstreamHeaders(upstream, region);
+        // 'close' comes after the body ended, failed, or was destroyed (abort, idle timeout).
+        streaming = true;
+        upstream.once('close', slot.release);
+        const outgoing = c.env?.outgoing;
+        if (outgoing) {
+          outgoing.once('close', slot.release);
+          c.set(
+            'sentStatus',
+            pipeToSocket(
+              outgoing,
+              upstream,
+              method,
+              headers,
+              c.var.requestId,
+              config.bodyIdleTimeoutMs,
+            ),
+          );
+          return alreadySent();
         }
-        if (error instanceof BodyStalledError) {
-          return problemResponse({
-            status: 408,
-            code: 'body_stalled',
-            title: 'Request Timeout',
-            detail: `The request body stopped arriving for ${config.bodyIdleTimeoutMs} ms`,
-          });
-        }
-        logger.warn('upstream request failed', {
-          requestId: c.var.requestId,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        return problemResponse({
-          status: 502,
-          code: 'upstream_unavailable',
-          title: 'Bad Gateway',
-          detail: 'The workspace API could not be reached',
-        });
+        return downstreamResponse(upstream, method, headers, config.bodyIdleTimeoutMs);
       }
-
-      if (upstream.statusCode === 401) {
-        tokens.invalidate(session.idHash, token);
-        if (replayable && replay === 0) {
-          upstream.resume();
-          continue;
-        }
-      }
-      c.set('upstreamStatus', upstream.statusCode);
-      c.set('upstreamAttempts', attempts);
-      const headers = downstreamHeaders(upstream, region);
-      const outgoing = c.env?.outgoing;
-      if (outgoing) {
-        c.set('sentStatus', pipeToSocket(outgoing, upstream, method, headers, c.var.requestId));
-        return alreadySent();
-      }
-      return downstreamResponse(upstream, method, headers);
+    } finally {
+      if (!streaming) slot.release();
     }
   });
 

@@ -11,7 +11,7 @@ beforeAll(async () => {
   // Over a real socket: the proxy answers by piping into it, the path production takes.
   h = await createHarness({
     socket: true,
-    config: { maxUploadBytes: 1000, upstreamTimeoutMs: 1_500 },
+    config: { maxUploadBytes: 1000, maxJsonBodyBytes: 400, upstreamTimeoutMs: 1_500 },
   });
 });
 afterAll(async () => {
@@ -252,29 +252,98 @@ describe('refusals that never reach the upstream', () => {
     const res = await h.api('/api/v1/apps/support/records', {
       cookie,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': '1000' },
-      body: 'y'.repeat(1000),
+      headers: { 'content-type': 'application/json', 'content-length': '400' },
+      body: 'y'.repeat(400),
     });
     const echo = (await res.json()) as Echo;
-    expect(echo.bytes).toBe(1000);
-    expect(echo.headers['content-length']).toBe('1000');
+    expect(echo.bytes).toBe(400);
+    expect(echo.headers['content-length']).toBe('400');
     expect(echo.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('limits every body but a multipart upload to the JSON limit, from its declared length', async () => {
+    // (This harness: JSON 400 bytes, uploads 1000.) Over the JSON limit, whatever the method,
+    // content type or path, unless it is a multipart POST to .../attachments.
+    const over = [
+      { method: 'PUT', path: '/api/v1/apps/support/SUP-1', type: 'application/json' },
+      { method: 'POST', path: '/api/v1/apps/support', type: 'application/json' },
+      { method: 'POST', path: '/api/v1/users', type: 'text/plain' },
+      { method: 'DELETE', path: '/api/v1/apps/support/SUP-1/watchers', type: 'application/json' },
+      // multipart, but not an upload route; and an upload route, but not multipart
+      { method: 'PUT', path: '/api/v1/apps/support/SUP-1', type: 'multipart/form-data; b=x' },
+      { method: 'POST', path: '/api/v1/apps/support/SUP-1/attachments', type: 'application/json' },
+      {
+        method: 'PUT',
+        path: '/api/v1/apps/support/SUP-1/attachments',
+        type: 'multipart/form-data; b=x',
+      },
+      {
+        method: 'POST',
+        path: '/api/v1/apps/support/SUP-1/attachments/x',
+        type: 'multipart/form-data; b=x',
+      },
+    ];
+    for (const { method, path, type } of over) {
+      const res = await h.api(path, {
+        cookie,
+        method,
+        headers: { 'content-type': type, 'content-length': '401' },
+        body: 'z'.repeat(401),
+      });
+      expect(res.status, `${method} ${path} ${type}`).toBe(413);
+      expect(await res.json()).toMatchObject({ status: 413, type: 'urn:wsc:bff:too_large' });
+    }
+    expect(h.upstream.requests).toHaveLength(0);
+    // The upload route keeps its own, larger limit.
+    const upload = await h.api('/api/v1/apps/support/SUP-1/attachments', {
+      cookie,
+      method: 'POST',
+      headers: { 'content-type': 'Multipart/Form-Data; boundary=x', 'content-length': '1000' },
+      body: 'u'.repeat(1000),
+    });
+    expect(upload.status).toBe(200);
+    expect(h.upstream.apiRequests()[0]?.bytes).toBe(1000);
   });
 });
 
 describe('tokens', () => {
   it('fetches one token for 100 concurrent requests on a cold session (single flight)', async () => {
+    // The in-flight caps (16 per session by default) are raised here: this is about the token.
+    const wide = await createHarness({
+      upstream: h.upstream,
+      store: h.store,
+      config: { inFlight: { perSession: 100, perUser: 100, perRegion: 512 } },
+    });
     h.upstream.tokenTtlSeconds = 60;
-    ({ cookie } = await h.login());
+    const { cookie: cold } = await wide.login();
     h.upstream.reset();
     h.upstream.tokenDelayMs = 100;
-    h.clock.advance(55_000); // past 90% of 60 s
+    wide.clock.advance(55_000); // past 90% of 60 s
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => h.api('/api/v1/me', { cookie })),
+      Array.from({ length: 100 }, () => wide.api('/api/v1/me', { cookie: cold })),
     );
     expect(answers.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     expect(h.upstream.tokenCalls).toBe(1);
     expect(h.upstream.apiRequests()).toHaveLength(100);
+    await wide.close();
+  });
+
+  it('with the default caps, 100 concurrent cold requests make 1 token call; past 16 get 429 and send nothing', async () => {
+    h.upstream.tokenTtlSeconds = 60;
+    ({ cookie } = await h.login());
+    h.upstream.reset();
+    h.upstream.tokenDelayMs = 100;
+    // Answers come a second later, so all 100 requests arrive while the first 16 are in flight.
+    h.upstream.meDelayMs = 1_000;
+    h.clock.advance(55_000);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => h.api('/api/v1/me', { cookie })),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(16);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(84);
+    expect(h.upstream.tokenCalls).toBe(1);
+    expect(h.upstream.apiRequests()).toHaveLength(16);
   });
 
   it('refreshes at 90% of the lifetime, not before', async () => {

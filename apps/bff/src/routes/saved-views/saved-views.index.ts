@@ -4,20 +4,26 @@
 // of other people's views cannot be probed.
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
-import { bodyLimit } from 'hono/body-limit';
+import { sql } from 'kysely';
 
+import type { Definition } from '@wsc/api-client';
 import { isRsqlError, parse } from '@wsc/rsql';
 
 import type { BffDatabase, SavedViewsTable } from '../../db/schema.ts';
 import type { SessionRecord } from '../../db/store.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { BffConfig } from '../../lib/config.ts';
 import type { AppEnv } from '../../lib/create-app.ts';
+import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import type { WorkspaceStore } from '../../lib/workspace-store.ts';
 import type { SavedView } from './saved-views.schemas.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
+import { sessionDefinitions } from '../../lib/session-definitions.ts';
+import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
-import { requireAuth } from '../../middlewares/require-auth.ts';
+import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
 import {
   CreateViewSchema,
@@ -28,6 +34,15 @@ import {
 
 /** A user keeps at most this many views per definition: a sidebar list, not a data store. */
 export const MAX_VIEWS_PER_DEFINITION = 100;
+
+/**
+ * And at most this many in all (per owner and region). With the per-view size limit below, this
+ * bounds `GET /bff/views` (every view of the user) to MAX_VIEWS_PER_USER x MAX_VIEW_BYTES.
+ */
+export const MAX_VIEWS_PER_USER = 500;
+
+/** A view's stored text (name, filter, sort, columns as JSON) at most: the request body limit. */
+export const MAX_VIEW_BYTES = 16 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -113,6 +128,31 @@ function checkFilter(filter: string): Response | undefined {
   }
 }
 
+/** The stored size of a view: its name and its `search` JSON. */
+function viewBytes(name: string, search: string): number {
+  return Buffer.byteLength(name) + Buffer.byteLength(search);
+}
+
+function tooBig(): Response {
+  return problemResponse({
+    status: 422,
+    code: 'view_too_large',
+    title: 'Unprocessable Content',
+    detail: `A saved view holds at most ${MAX_VIEW_BYTES} bytes of name, filter, sort and columns`,
+    errors: [{ field: 'columns', message: 'Too many or too long columns for one view' }],
+  });
+}
+
+function tooMany(detail: string): Response {
+  return problemResponse({
+    status: 422,
+    code: 'too_many_views',
+    title: 'Unprocessable Content',
+    detail,
+    errors: [{ field: 'name', message: 'Too many saved views' }],
+  });
+}
+
 async function readJson(request: Request): Promise<unknown> {
   try {
     return await request.json();
@@ -196,13 +236,13 @@ export function createSavedViewsRouter(deps: {
   db: Kysely<BffDatabase>;
   sessions: Sessions;
   clock: Clock;
+  config: BffConfig;
+  workspace: WorkspaceStore;
+  api: SessionApi;
 }) {
-  const { db, clock } = deps;
+  const { db, clock, config, workspace, api } = deps;
   const router = createRouter();
-  const limit = bodyLimit({
-    maxSize: 16 * 1024,
-    onError: () => problemResponse({ status: 413, code: 'too_large', title: 'Content Too Large' }),
-  });
+  const limit = jsonBodyLimit(MAX_VIEW_BYTES);
   // `/views/*` also matches `/views` itself: one registration covers the list and every view.
   router.use('/views/*', csrf({ unsafeOnly: true }), sessionMiddleware(deps.sessions), requireAuth);
 
@@ -220,11 +260,14 @@ export function createSavedViewsRouter(deps: {
     if (recordType && alias) {
       select = select.where('record_type', '=', recordType).where('alias', '=', alias);
     }
+    // Inserts keep a user under MAX_VIEWS_PER_USER; the limit also bounds rows stored before
+    // that cap existed, so the answer never grows past it.
     const rows = await select
       .orderBy('record_type')
       .orderBy('alias')
       .orderBy(({ fn }) => fn('lower', ['name']))
       .orderBy('created_at')
+      .limit(MAX_VIEWS_PER_USER)
       .execute();
     return c.json({ items: rows.map(toView) }, 200, noStore);
   });
@@ -238,46 +281,85 @@ export function createSavedViewsRouter(deps: {
     const input = parsed.data;
     const badFilter = checkFilter(input.filter);
     if (badFilter) return badFilter;
-    if (await nameInUse(db, session, input)) return nameTaken(input.name);
-    const { userId, region } = owner(session);
-    const count = await db
-      .selectFrom('saved_views')
-      .select(({ fn }) => fn.countAll<number | string>().as('n'))
-      .where('user_id', '=', userId)
-      .where('region', '=', region)
-      .where('record_type', '=', input.recordType)
-      .where('alias', '=', input.alias)
-      .executeTakeFirstOrThrow();
-    if (Number(count.n) >= MAX_VIEWS_PER_DEFINITION) {
+    const search = JSON.stringify({
+      filter: input.filter,
+      sort: input.sort,
+      columns: input.columns,
+    });
+    if (viewBytes(input.name, search) > MAX_VIEW_BYTES) return tooBig();
+
+    // The view must be of a definition this session can see (the list /bff/definitions gives):
+    // the per-definition cap then binds, since nobody can invent definitions to spread views over.
+    const region = config.regions.find((r) => r.id === session.region);
+    if (!region) {
+      await deps.sessions.destroy(session.idHash);
+      return unauthenticated(true);
+    }
+    let definitions: Definition[];
+    try {
+      definitions = await sessionDefinitions({ workspace, api }, session, region, c.req.raw.signal);
+    } catch (error) {
+      return api.failure(error, session);
+    }
+    if (!definitions.some((d) => d.recordType === input.recordType && d.alias === input.alias)) {
       return problemResponse({
         status: 422,
-        code: 'too_many_views',
+        code: 'unknown_definition',
         title: 'Unprocessable Content',
-        detail: `At most ${MAX_VIEWS_PER_DEFINITION} saved views per record type; delete one first`,
-        errors: [{ field: 'name', message: 'Too many saved views for this record type' }],
+        detail: `You have no ${input.recordType} definition with alias "${input.alias}"`,
+        errors: [{ field: 'alias', message: `No ${input.recordType} definition "${input.alias}"` }],
       });
     }
+
+    if (await nameInUse(db, session, input)) return nameTaken(input.name);
+    const { userId, region: regionId } = owner(session);
     const now = clock.now();
     try {
-      const row = await db
-        .insertInto('saved_views')
-        .values({
-          user_id: userId,
-          region,
-          name: input.name,
-          record_type: input.recordType,
-          alias: input.alias,
-          search: JSON.stringify({
-            filter: input.filter,
-            sort: input.sort,
-            columns: input.columns,
-          }),
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return c.json(toView(row), 201, { ...noStore, location: `/bff/views/${row.id}` });
+      const result = await db.transaction().execute(async (trx) => {
+        // One writer per owner at a time, so two concurrent creates cannot both pass the caps
+        // (PostgreSQL across BFF instances; PGlite has one connection anyway).
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`saved_views:${regionId}:${userId}`}, 0))`.execute(
+          trx,
+        );
+        const counts = await trx
+          .selectFrom('saved_views')
+          .select(({ fn }) => [
+            fn.countAll<number | string>().as('total'),
+            fn
+              .count<number | string>('id')
+              .filterWhere((eb) =>
+                eb.and([eb('record_type', '=', input.recordType), eb('alias', '=', input.alias)]),
+              )
+              .as('here'),
+          ])
+          .where('user_id', '=', userId)
+          .where('region', '=', regionId)
+          .executeTakeFirstOrThrow();
+        if (Number(counts.here) >= MAX_VIEWS_PER_DEFINITION) {
+          return tooMany(
+            `At most ${MAX_VIEWS_PER_DEFINITION} saved views per record type; delete one first`,
+          );
+        }
+        if (Number(counts.total) >= MAX_VIEWS_PER_USER) {
+          return tooMany(`At most ${MAX_VIEWS_PER_USER} saved views in all; delete one first`);
+        }
+        return trx
+          .insertInto('saved_views')
+          .values({
+            user_id: userId,
+            region: regionId,
+            name: input.name,
+            record_type: input.recordType,
+            alias: input.alias,
+            search,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      if (result instanceof Response) return result;
+      return c.json(toView(result), 201, { ...noStore, location: `/bff/views/${result.id}` });
     } catch (error) {
       // A concurrent create of the same name passed the check above; the index decides.
       if (isUniqueViolation(error)) return nameTaken(input.name);
@@ -315,18 +397,18 @@ export function createSavedViewsRouter(deps: {
       return nameTaken(patch.name);
     }
     const current = toView(row);
+    const name = patch.name ?? current.name;
+    const search = JSON.stringify({
+      filter: patch.filter ?? current.filter,
+      sort: patch.sort ?? current.sort,
+      columns: patch.columns ?? current.columns,
+    });
+    // Each part fits the body limit alone; together they must fit one view.
+    if (viewBytes(name, search) > MAX_VIEW_BYTES) return tooBig();
     try {
       const updated = await db
         .updateTable('saved_views')
-        .set({
-          name: patch.name ?? current.name,
-          search: JSON.stringify({
-            filter: patch.filter ?? current.filter,
-            sort: patch.sort ?? current.sort,
-            columns: patch.columns ?? current.columns,
-          }),
-          updated_at: clock.now(),
-        })
+        .set({ name, search, updated_at: clock.now() })
         .where('id', '=', row.id)
         .returningAll()
         .executeTakeFirstOrThrow();

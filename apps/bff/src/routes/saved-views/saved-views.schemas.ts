@@ -1,35 +1,75 @@
 // Bodies and replies of the saved views API. The filter is checked with the same RSQL parser the
-// workspace API uses, so a view never stores a filter the list would then refuse.
+// workspace API uses, so a view never stores a filter the list would then refuse. Every text is
+// refused with NUL or unpaired surrogates (PostgreSQL cannot store the one, jsonb not the other),
+// naming the field, before anything reaches the store.
 import { z } from 'zod';
 
 import { RecordTypeSchema } from '@wsc/api-client';
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a text cannot be stored, or undefined when it can.
+ *
+ * @example
+ * unstorableText('a\u0000b'); // 'Must not contain NUL characters'
+ * unstorableText('\ud800'); // 'Must not contain unpaired surrogates'
+ */
+export function unstorableText(value: string): string | undefined {
+  if (value.includes('\u0000')) return 'Must not contain NUL characters';
+  if (LONE_SURROGATE.test(value)) return 'Must not contain unpaired surrogates';
+  return undefined;
+}
+
+/** A string refined to text the store can keep; the issue lands on the field's own path. */
+const storable = <S extends z.ZodType<string>>(schema: S) =>
+  schema.superRefine((value, ctx) => {
+    const problem = unstorableText(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 /** Names are trimmed; 1..80 characters after trimming. */
-export const ViewNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Name is required')
-  .max(80, 'Name is at most 80 characters');
+export const ViewNameSchema = storable(
+  z.string().trim().min(1, 'Name is required').max(80, 'Name is at most 80 characters'),
+);
 
-const SortSchema = z
-  .string()
-  .trim()
-  .max(1024)
-  .refine((value) => value === '' || value.split(',').length <= 5, 'At most 5 sort fields')
-  .refine(
-    (value) =>
-      value === '' || value.split(',').every((part) => part.trim().replace(/^-/, '').trim() !== ''),
-    'Every sort field needs a name: `-Created At,Title`',
-  );
+/**
+ * An alias as the console puts it in a URL path segment (the rule of the Workspace setup page's
+ * `SampleInputSchema`): whether it names a definition is checked against the session's
+ * definitions by the route.
+ */
+export const ViewAliasSchema = storable(
+  z
+    .string()
+    .min(1, 'Give the alias')
+    .max(200)
+    .regex(/^[^/?#\s]*$/, 'An alias has no slashes, spaces, ? or #'),
+);
 
-const ColumnsSchema = z.array(z.string().min(1).max(200)).max(200);
+const SortSchema = storable(
+  z
+    .string()
+    .trim()
+    .max(1024)
+    .refine((value) => value === '' || value.split(',').length <= 5, 'At most 5 sort fields')
+    .refine(
+      (value) =>
+        value === '' ||
+        value.split(',').every((part) => part.trim().replace(/^-/, '').trim() !== ''),
+      'Every sort field needs a name: `-Created At,Title`',
+    ),
+);
+
+const FilterSchema = storable(z.string().max(4096, 'The filter is at most 4,096 characters'));
+
+const ColumnsSchema = z.array(storable(z.string().min(1).max(200))).max(200);
 
 /** `POST /bff/views`. */
 export const CreateViewSchema = z.object({
   name: ViewNameSchema,
   recordType: RecordTypeSchema,
-  alias: z.string().min(1).max(200),
-  filter: z.string().max(4096, 'The filter is at most 4,096 characters').default(''),
+  alias: ViewAliasSchema,
+  filter: FilterSchema.default(''),
   sort: SortSchema.default(''),
   columns: ColumnsSchema.default([]),
 });
@@ -39,7 +79,7 @@ export type CreateViewInput = z.infer<typeof CreateViewSchema>;
 export const UpdateViewSchema = z
   .object({
     name: ViewNameSchema,
-    filter: z.string().max(4096, 'The filter is at most 4,096 characters'),
+    filter: FilterSchema,
     sort: SortSchema,
     columns: ColumnsSchema,
   })
@@ -51,7 +91,7 @@ export type UpdateViewInput = z.infer<typeof UpdateViewSchema>;
 export const ListViewsQuerySchema = z
   .object({
     recordType: RecordTypeSchema.optional(),
-    alias: z.string().min(1).max(200).optional(),
+    alias: ViewAliasSchema.optional(),
   })
   .refine((q) => (q.recordType === undefined) === (q.alias === undefined), {
     message: 'Give both recordType and alias, or neither',

@@ -36,11 +36,50 @@ const PEOPLE = {
     status: 'ACTIVE',
     role: 'MEMBER',
   },
+  cy: {
+    id: '0b6f7f9e-3333-4a8e-9a51-0d3c2b1a0f33',
+    email: 'cy@example.com',
+    firstName: 'Cy',
+    lastName: 'Caps',
+    jobTitle: 'Agent',
+    status: 'ACTIVE',
+    role: 'MEMBER',
+  },
 } as const;
 type Person = keyof typeof PEOPLE;
 const SECRET = 'secret-for-saved-views-tests';
 
-/** A minimal workspace API: a token per client id (`client-<person>`) and `/v1/me` for it. */
+/**
+ * The definitions everybody may see: one per test (`support-tickets-<n>`, and `-other` beside it)
+ * so that each test's lists hold only its own views, plus a few named ones.
+ */
+const ALIASES = [
+  ...Array.from({ length: 100 }, (_, i) => [
+    `support-tickets-${i + 1}`,
+    `support-tickets-${i + 1}-other`,
+  ]).flat(),
+  'defaults',
+  'defaults-x',
+  'restart',
+  'caps',
+  'caps-other',
+];
+const DEFINITIONS = {
+  items: ALIASES.map((alias) => ({
+    recordType: 'apps',
+    alias,
+    name: alias,
+    handle: 'SUP',
+    fields: [{ name: 'Title', type: 'TEXT', required: true }],
+  })),
+};
+/** Calls of `/v1/definitions`, to show a refused view asked nothing else upstream. */
+let definitionCalls = 0;
+
+/**
+ * A minimal workspace API: a token per client id (`client-<person>`), `/v1/me` for it, and
+ * `/v1/definitions`.
+ */
 async function startPeopleUpstream(): Promise<{ apiUrl: string; server: Server }> {
   const server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
@@ -60,6 +99,10 @@ async function startPeopleUpstream(): Promise<{ apiUrl: string; server: Server }
       }
       const person = (req.headers.authorization ?? '').replace(/^Bearer tok-/, '') as Person;
       if (req.url === '/v1/me' && person in PEOPLE) return send(200, PEOPLE[person]);
+      if (req.url === '/v1/definitions' && person in PEOPLE) {
+        definitionCalls++;
+        return send(200, DEFINITIONS);
+      }
       return send(401, { title: 'Unauthorized', status: 401 });
     });
   });
@@ -302,7 +345,7 @@ describe('PUT and DELETE /bff/views/:id', () => {
 
 describe('PUT /bff/views/:id/default', () => {
   it('keeps exactly one default per definition per person', async () => {
-    const alias = `defaults-${Date.now().toString(36)}`;
+    const alias = 'defaults';
     const a = (await (await create(ada, ticketsView(unique('A'), { alias }))).json()) as SavedView;
     const b = (await (await create(ada, ticketsView(unique('B'), { alias }))).json()) as SavedView;
     const elsewhere = (await (
@@ -377,5 +420,182 @@ describe('saved views in the PGlite store', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('limits (DESIGN.md section 6)', () => {
+  let cy: string;
+  beforeAll(async () => {
+    cy = await signIn(h, 'cy');
+  });
+
+  const count = async (alias?: string) => {
+    let query = h.store.db
+      .selectFrom('saved_views')
+      .select(({ fn }) => fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', PEOPLE.cy.id);
+    if (alias) query = query.where('alias', '=', alias);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  };
+
+  /** Rows written straight into the store: the state an attacker would have reached by HTTP. */
+  const seed = async (alias: string, n: number, prefix = alias) => {
+    const now = Date.now();
+    await h.store.db
+      .insertInto('saved_views')
+      .values(
+        Array.from({ length: n }, (_, i) => ({
+          user_id: PEOPLE.cy.id,
+          region: 'default',
+          name: `${prefix} seeded ${i}`,
+          record_type: 'apps',
+          alias,
+          search: JSON.stringify({ filter: '', sort: '', columns: [] }),
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  };
+
+  it('refuses a view of a definition the session cannot see (422), so invented aliases cannot spread views', async () => {
+    const before = await count();
+    definitionCalls = 0;
+    for (let i = 0; i < 5; i++) {
+      const res = await create(cy, ticketsView(unique('Junk'), { alias: `junk-${i}` }));
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({
+        type: 'urn:wsc:bff:unknown_definition',
+        errors: [{ field: 'alias' }],
+      });
+    }
+    // Another record type with a known alias is another definition: refused too.
+    const wrongType = await create(
+      cy,
+      ticketsView(unique('Type'), { recordType: 'tasks', alias: 'caps' }),
+    );
+    expect(wrongType.status).toBe(422);
+    expect(definitionCalls).toBe(6);
+    // Not even a syntactically valid alias: 400 before anything is asked upstream.
+    for (const alias of ['a/b', 'a b', 'a?b', 'a#b', 'x'.repeat(201)]) {
+      const res = await create(cy, ticketsView(unique('Syntax'), { alias }));
+      expect(res.status, alias).toBe(400);
+      expect(await res.json()).toMatchObject({ errors: [{ field: 'alias' }] });
+    }
+    expect(definitionCalls).toBe(6);
+    expect(await count()).toBe(before);
+  });
+
+  it('binds 100 views per definition and 500 in all; concurrent creates cannot pass either', async () => {
+    await seed('caps', 99);
+    expect((await create(cy, ticketsView(unique('100th'), { alias: 'caps' }))).status).toBe(201);
+    const over = await create(cy, ticketsView(unique('101st'), { alias: 'caps' }));
+    expect(over.status).toBe(422);
+    expect(await over.json()).toMatchObject({ type: 'urn:wsc:bff:too_many_views' });
+    expect(await count('caps')).toBe(100);
+
+    // 380 more across other definitions: 480 in all. 30 concurrent creates: exactly 20 fit.
+    for (let n = 1; n <= 4; n++) await seed(`support-tickets-${90 + n}`, 95);
+    expect(await count()).toBe(480);
+    const racing = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        create(cy, ticketsView(`Race ${i}`, { alias: 'caps-other' })),
+      ),
+    );
+    const statuses = racing.map((r) => r.status);
+    expect(statuses.filter((st) => st === 201)).toHaveLength(20);
+    expect(statuses.filter((st) => st === 422)).toHaveLength(10);
+    expect(await count()).toBe(500);
+    const last = await (
+      await create(cy, ticketsView(unique('501st'), { alias: 'caps-other' }))
+    ).json();
+    expect(last).toMatchObject({ status: 422, detail: expect.stringContaining('500') });
+
+    // The whole list is bounded too, even over rows stored before the caps existed.
+    await seed('support-tickets-99', 25, 'legacy');
+    const list = await h.api('/bff/views', { cookie: cy });
+    expect(list.status).toBe(200);
+    const body = await list.text();
+    expect((JSON.parse(body) as { items: unknown[] }).items).toHaveLength(500);
+    expect(Buffer.byteLength(body)).toBeLessThan(500 * 16 * 1024);
+  });
+
+  it('refuses NUL and unpaired surrogates in every text with 400 naming the field, never a 500', async () => {
+    const view = (await (await create(ada, ticketsView(unique('Clean')))).json()) as SavedView;
+    for (const bad of ['a\u0000b', '\ud800', 'x\udc00y', '\udbff']) {
+      const createCases: [string, Record<string, unknown>][] = [
+        ['name', { name: `n${bad}` }],
+        ['alias', { alias: `support${bad}` }],
+        ['filter', { filter: `Title=='${bad}'` }],
+        ['sort', { sort: `Title${bad}` }],
+        ['columns.1', { columns: ['Title', `c${bad}`] }],
+      ];
+      for (const [field, patch] of createCases) {
+        // JSON.stringify writes NUL and lone surrogates as \u escapes, as a client would.
+        const raw = JSON.stringify({ ...ticketsView(unique('Bad')), ...patch });
+        const res = await h.api('/bff/views', {
+          method: 'POST',
+          cookie: ada,
+          headers: { 'content-type': 'application/json' },
+          body: raw,
+        });
+        expect(res.status, `${field} ${bad}`).toBe(400);
+        const problem = (await res.json()) as { errors: { field: string }[] };
+        expect(
+          problem.errors.map((e) => e.field),
+          `${field} ${bad}`,
+        ).toContain(field);
+      }
+      for (const [field, patch] of createCases.filter(([f]) => f !== 'alias')) {
+        const raw = JSON.stringify(patch);
+        const res = await h.api(`/bff/views/${view.id}`, {
+          method: 'PUT',
+          cookie: ada,
+          headers: { 'content-type': 'application/json' },
+          body: raw,
+        });
+        expect(res.status, `PUT ${field} ${bad}`).toBe(400);
+        const problem = (await res.json()) as { errors: { field: string }[] };
+        expect(problem.errors.map((e) => e.field)).toContain(field);
+      }
+    }
+    const list = await h.api(`/bff/views?recordType=apps&alias=support\u0000x`, { cookie: ada });
+    expect(list.status).toBe(400);
+    expect(h.logs.filter((line) => line.includes('unhandled error'))).toEqual([]);
+  });
+
+  it('keeps one view within 16 KiB even when built up by partial updates, and bodies within 16 KiB', async () => {
+    const view = (await (await create(ada, ticketsView(unique('Grows')))).json()) as SavedView;
+    // 90-character column names: 140 fit one body, 200 do not.
+    const columns = Array.from({ length: 200 }, (_, i) => `Column number ${i} `.padEnd(90, 'x'));
+    const put = (body: unknown) =>
+      h.api(`/bff/views/${view.id}`, {
+        method: 'PUT',
+        cookie: ada,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await put({ columns: columns.slice(0, 140) })).status).toBe(200);
+    const grown = await put({ filter: `Title=='${'f'.repeat(4000)}'` });
+    expect(grown.status).toBe(422);
+    expect(await grown.json()).toMatchObject({ type: 'urn:wsc:bff:view_too_large' });
+    // A body over 16 KiB: 413, declared or streamed without a length.
+    expect((await put({ columns })).status).toBe(413);
+    const streamed = await h.app.request(`/bff/views/${view.id}`, {
+      method: 'PUT',
+      headers: {
+        'x-csrf': '1',
+        cookie: `__Host-wsc_session=${ada}`,
+        'content-type': 'application/json',
+      },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(JSON.stringify({ columns })));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
   });
 });

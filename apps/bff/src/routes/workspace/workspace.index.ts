@@ -3,7 +3,6 @@
 // in the BFF's store. In the extended profile the definitions come from the workspace API itself.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 
 import type { RecordType, SampleResult, Workspace, WorkspaceEntry } from '@wsc/api-client';
@@ -19,6 +18,7 @@ import type { StoredDefinition, WorkspaceStore } from '../../lib/workspace-store
 import { createRouter } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
 import { definitionKey, definitionProblems, forHosted } from '../../lib/workspace-definitions.ts';
+import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
@@ -141,16 +141,7 @@ export function createWorkspaceRouter(deps: {
     requireAuth,
     hostedOnly,
   );
-  const limit = bodyLimit({
-    maxSize: 1024 * 1024,
-    onError: () =>
-      problemResponse({
-        status: 413,
-        code: 'too_large',
-        title: 'Content Too Large',
-        detail: 'At most 1 MiB',
-      }),
-  });
+  const limit = jsonBodyLimit(config.maxJsonBodyBytes);
 
   const scope = (c: Context<AppEnv>): Scope => {
     const session = c.var.session;

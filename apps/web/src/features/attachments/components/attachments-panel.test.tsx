@@ -119,4 +119,41 @@ describe('AttachmentsPanel', () => {
     );
     expect(within(list).queryByRole('button', { name: /Download/ })).toBeNull();
   });
+
+  it('never links a javascript: or data: url, name or contentUrl from a hostile server', async () => {
+    vi.restoreAllMocks();
+    const hostile = [
+      'javascript:alert(document.cookie)',
+      ' JavaScript:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+    ];
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      jsonResponse(
+        hostile.flatMap((value, i) => [
+          // Our API's shape: a link with `url`.
+          { id: `u${i}`, name: `url ${i}`, mediaType: 'text/uri-list', url: value },
+          // The hosted shape: the address in `name` or `contentUrl`.
+          { id: `n${i}`, name: value, mediaType: 'text/uri-list' },
+          { id: `c${i}`, name: `content ${i}`, mediaType: 'text/uri-list', contentUrl: value },
+          // A file whose `url` is hostile: still a file, never a link.
+          { id: `f${i}`, name: `file ${i}.pdf`, mediaType: 'application/pdf', url: value },
+        ]),
+      ),
+    );
+    renderWithQuery(<AttachmentsPanel record={record} />);
+    const list = await screen.findByRole('list', { name: 'Attachments' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(hostile.length * 4);
+    expect(within(list).queryAllByRole('link')).toEqual([]);
+    for (const anchor of list.querySelectorAll('a')) {
+      expect(anchor.getAttribute('href') ?? '').toMatch(/^https?:/);
+    }
+    // The hostile text is shown as text, never followed.
+    expect(
+      within(list).getAllByText(/javascript:alert\(document\.cookie\)/).length,
+    ).toBeGreaterThan(0);
+    // `url` and `name` rows say so; a `contentUrl` row may be downloaded through the API by its id.
+    expect(within(list).getAllByText('Link without an address').length).toBe(hostile.length * 2);
+  });
 });

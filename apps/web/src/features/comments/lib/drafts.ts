@@ -46,3 +46,24 @@ export function saveDraft(key: string, text: string): void {
     // Storage full or blocked: the in-memory copy still covers navigation within the tab.
   }
 }
+
+/**
+ * Forgets every comment draft of this tab (storage and memory). Drafts are keyed by record, not
+ * by person, so they must not outlive the session they were typed in: called at sign-out and when
+ * a 401 says the session ended, before anyone else can sign in in this tab.
+ *
+ * @example
+ * clearDrafts();
+ */
+export function clearDrafts(): void {
+  memory.clear();
+  try {
+    // Backwards: removing an item shifts the indexes of those after it.
+    for (let i = sessionStorage.length - 1; i >= 0; i--) {
+      const key = sessionStorage.key(i);
+      if (key?.startsWith(PREFIX)) sessionStorage.removeItem(key);
+    }
+  } catch {
+    // Storage blocked: there is nothing in it to clear.
+  }
+}

@@ -1,0 +1,35 @@
+// The record definitions a session can see, as `GET /bff/definitions` answers them: the upstream's
+// `/v1/definitions` in the extended profile, the region's workspace description in the hosted one.
+// Saved views check their recordType and alias against the same list.
+import type { Definition } from '@wsc/api-client';
+
+import type { SessionRecord } from '../db/store.ts';
+import type { Region } from './config.ts';
+import type { SessionApi } from './session-api.ts';
+import type { WorkspaceStore } from './workspace-store.ts';
+import { hostedDefinitions } from './workspace-store.ts';
+
+/**
+ * The session's definitions. Throws what {@link SessionApi.run} throws (ApiError, revoked
+ * credentials, an unreachable API); turn those into an answer with `api.failure`.
+ *
+ * @example
+ * const items = await sessionDefinitions({ workspace, api }, session, region, c.req.raw.signal);
+ */
+export async function sessionDefinitions(
+  deps: { workspace: WorkspaceStore; api: SessionApi },
+  session: SessionRecord,
+  region: Region,
+  signal?: AbortSignal,
+): Promise<Definition[]> {
+  if (session.profile === 'hosted') return hostedDefinitions(deps.workspace, region);
+  const list = await deps.api.run(
+    session,
+    region,
+    'extended',
+    (client, callSignal) => client.listDefinitions({ signal: callSignal }),
+    signal,
+  );
+  // Our API names `id` as the handle field; an older one may not say so.
+  return list.items.map((d) => (d.handleField ? d : { ...d, handleField: 'id' }));
+}
