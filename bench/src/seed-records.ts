@@ -119,6 +119,8 @@ export async function seedStore(target: SeedTarget): Promise<SeedOutcome> {
     DATABASE_URL: target.databaseUrl,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_RPS: '0',
+    // A bench store is seeded on purpose, PostgreSQL included (the API never seeds one unasked).
+    SEED_DEMO: '1',
   });
   const { deps, close } = await initDeps(config);
   try {

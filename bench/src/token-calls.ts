@@ -64,7 +64,12 @@ async function run(ctx: BenchContext): Promise<Section> {
     });
     const proxy = await startCountingProxy(api.url);
     try {
-      const bff = await startBff('token-calls-bff', proxy.url);
+      // A burst of 100 requests per session is the point here: lift the per-session and per-user
+      // in-flight caps (16 and 32 by default), which would otherwise answer most of them 429.
+      const bff = await startBff('token-calls-bff', proxy.url, {
+        BFF_MAX_IN_FLIGHT_PER_SESSION: '200',
+        BFF_MAX_IN_FLIGHT_PER_USER: '200',
+      });
       try {
         const started = performance.now();
         const sessions = await Promise.all(
