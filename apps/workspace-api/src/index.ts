@@ -15,6 +15,7 @@ const { server, port } = await startServer(app.fetch, {
   port: config.port,
   host: config.host,
   limits: config.server,
+  profile: config.profile,
   logger: deps.logger,
 });
 deps.logger.info('listening', {

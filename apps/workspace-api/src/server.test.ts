@@ -38,11 +38,15 @@ const LIMITS: ServerLimits = {
   maxConnections: 50,
 };
 
-async function serveWith(limits: Partial<ServerLimits> = {}): Promise<number> {
+async function serveWith(
+  limits: Partial<ServerLimits> = {},
+  profile: 'extended' | 'hosted' = 'extended',
+): Promise<number> {
   const { server, port } = await startServer(h.app.fetch, {
     port: 0,
     host: '127.0.0.1',
     limits: { ...LIMITS, ...limits },
+    profile,
   });
   servers.push(server);
   return port;
@@ -72,6 +76,54 @@ function connect(port: number) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The JSON body of a raw HTTP answer. */
+function problemOf(raw: string): unknown {
+  return JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+}
+
+describe('requests the HTTP parser refuses', () => {
+  it('answers headers over 16 KiB (a long filter) with a 431 problem, then closes', async () => {
+    const port = await serveWith();
+    const client = connect(port);
+    const filter = encodeURIComponent(`Title==${'x'.repeat(17_000)}`);
+    client.socket.write(
+      `GET /v1/apps/support-tickets?filter=${filter} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${h.tokens.member}\r\n\r\n`,
+    );
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 431 /);
+    expect(client.received()).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/);
+    expect(problemOf(client.received())).toMatchObject({
+      status: 431,
+      title: 'Request Header Fields Too Large',
+      detail: expect.stringContaining('16 KiB'),
+    });
+  });
+
+  it('answers a malformed request line with a 400 problem', async () => {
+    const port = await serveWith();
+    const client = connect(port);
+    client.socket.write('GET /health HTTP/1.1 extra\r\nHost: 127.0.0.1\r\n\r\n');
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 400 /);
+    expect(problemOf(client.received())).toMatchObject({
+      status: 400,
+      detail: 'Malformed HTTP request',
+    });
+  });
+
+  it('answers in the hosted format in the hosted profile', async () => {
+    const port = await serveWith({}, 'hosted');
+    const client = connect(port);
+    client.socket.write(
+      `GET /v1/users?x=${'y'.repeat(17_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+    );
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 431 /);
+    expect(client.received()).toMatch(/\r\nContent-Type: application\/json\r\n/);
+    expect(problemOf(client.received())).toEqual({ message: expect.stringContaining('16 KiB') });
+  });
+});
+
 describe('server limits', () => {
   it('cuts off a client that never finishes its headers (slowloris) after HEADERS_TIMEOUT_MS', async () => {
     const port = await serveWith();
@@ -83,7 +135,8 @@ describe('server limits', () => {
     clearInterval(drip);
     expect(closedAfter).toBeGreaterThanOrEqual(250);
     expect(closedAfter).toBeLessThan(2_000);
-    expect(client.received()).not.toMatch(/^HTTP\/1\.1 200/);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(problemOf(client.received())).toMatchObject({ status: 408 });
   });
 
   it('closes a non-upload request whose body is still arriving after REQUEST_TIMEOUT_MS', async () => {

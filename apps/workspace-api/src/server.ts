@@ -9,11 +9,14 @@
 // by the idle limit (BODY_IDLE_TIMEOUT_MS: a connection on which no byte moves for that long is
 // closed, so a stalled or trickling-to-nothing upload ends), by the 250 MiB size limit, and by at
 // most 4 in flight per credential (lib/uploads.ts).
+import { STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 
-import type { ServerLimits } from './env.ts';
+import type { Profile, ServerLimits } from './env.ts';
 import type { Logger } from './lib/types.ts';
+import { problemBody } from './lib/errors.ts';
 
 /** `POST /v1/{recordType}/{alias}/{id}/attachments`: the only route with large bodies. */
 const UPLOAD_TARGET_RE =
@@ -78,6 +81,69 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
   });
 }
 
+/** What Node's HTTP parser refused, as a status and a sentence (ECONNRESET: nobody to answer). */
+function clientErrorStatus(
+  error: NodeJS.ErrnoException,
+  limits: ServerLimits,
+): { status: number; detail: string } | undefined {
+  switch (error.code) {
+    case 'ECONNRESET':
+      return undefined;
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        detail:
+          'The request line and headers are larger than 16 KiB (a filter this long belongs in fewer, shorter conditions)',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        status: 408,
+        detail: `The request headers did not arrive within ${limits.headersTimeoutMs} ms`,
+      };
+    default:
+      return { status: 400, detail: 'Malformed HTTP request' };
+  }
+}
+
+/**
+ * The raw answer to a request Node's parser refused (headers over 16 KiB, a broken request line,
+ * headers that never finish), in the profile's error format, so even these are a problem document
+ * (or `{message}`) rather than Node's bare status line. Undefined when there is nobody to answer.
+ *
+ * @example
+ * socket.end(clientErrorReply('extended', error, limits));
+ */
+export function clientErrorReply(
+  profile: Profile,
+  error: NodeJS.ErrnoException,
+  limits: ServerLimits,
+): string | undefined {
+  const refused = clientErrorStatus(error, limits);
+  if (!refused) return undefined;
+  const { status, detail } = refused;
+  const [contentType, body] =
+    profile === 'extended'
+      ? ['application/problem+json', JSON.stringify(problemBody(status, { detail }))]
+      : ['application/json', JSON.stringify({ message: detail })];
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    `Content-Type: ${contentType}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Whether a response has started on the socket (then a parser error can only close it). */
+function responseStarted(socket: Duplex): boolean {
+  // Node's own clientError default makes the same check on this internal field.
+  return (
+    (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent ===
+    true
+  );
+}
+
 /**
  * Serves `fetch` on host:port with the limits; resolves once listening.
  *
@@ -86,7 +152,14 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
  */
 export async function startServer(
   fetch: (request: Request, env: unknown) => Response | Promise<Response>,
-  options: { port: number; host: string; limits: ServerLimits; logger?: Logger },
+  options: {
+    port: number;
+    host: string;
+    limits: ServerLimits;
+    /** The error format of requests the HTTP parser refuses (default extended). */
+    profile?: Profile;
+    logger?: Logger;
+  },
 ): Promise<{ server: Server; port: number }> {
   return new Promise((resolve) => {
     const server = serve(
@@ -99,6 +172,14 @@ export async function startServer(
       (info) => resolve({ server, port: info.port }),
     ) as Server;
     applyServerLimits(server, options.limits);
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+      const reply =
+        socket.writable && !responseStarted(socket)
+          ? clientErrorReply(options.profile ?? 'extended', error, options.limits)
+          : undefined;
+      if (reply === undefined) socket.destroy();
+      else socket.end(reply);
+    });
     // At most one line per minute: a connection flood must not become a log flood.
     let lastLogged = -Infinity;
     let dropped = 0;

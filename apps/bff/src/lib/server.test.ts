@@ -76,6 +76,40 @@ const drip = async (socket: Socket, total: number, piece: number, everyMs: numbe
   }
 };
 
+/** The JSON body of a raw HTTP answer. */
+const bodyOf = (raw: string): unknown => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+
+describe('requests the HTTP parser refuses', () => {
+  it('answers headers over 16 KiB (a long proxied filter) with a 431 problem, then closes', async () => {
+    const c = await open();
+    const filter = encodeURIComponent(`Title==${'x'.repeat(17_000)}`);
+    c.socket.write(
+      `GET /api/v1/apps/support-tickets?filter=${filter} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n\r\n`,
+    );
+    await until(() => c.closedAt() > 0, 3_000);
+    expect(c.data()).toMatch(/^HTTP\/1\.1 431 /);
+    expect(c.data()).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/);
+    expect(bodyOf(c.data())).toEqual({
+      type: 'urn:wsc:bff:headers-too-large',
+      title: 'Request Header Fields Too Large',
+      status: 431,
+      detail: expect.stringContaining('16 KiB'),
+    });
+    expect(h.upstream.requests).toHaveLength(0);
+  });
+
+  it('answers a malformed request line with a 400 problem', async () => {
+    const c = await open();
+    c.socket.write('GET /bff/health HTTP/1.1 extra\r\nHost: 127.0.0.1\r\n\r\n');
+    await until(() => c.closedAt() > 0, 3_000);
+    expect(c.data()).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(c.data())).toMatchObject({
+      type: 'urn:wsc:bff:malformed-request',
+      detail: 'Malformed HTTP request',
+    });
+  });
+});
+
 describe('server limits', () => {
   it('closes a connection whose headers do not arrive within headersTimeout (408)', async () => {
     const c = await open();
@@ -83,6 +117,7 @@ describe('server limits', () => {
     c.socket.write(`GET /bff/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
     await until(() => c.closedAt() > 0, 3_000);
     expect(c.data()).toMatch(/^HTTP\/1\.1 408/);
+    expect(bodyOf(c.data())).toMatchObject({ type: 'urn:wsc:bff:request-timeout', status: 408 });
     expect(c.closedAt() - started).toBeGreaterThanOrEqual(LIMITS.headersTimeoutMs - 50);
     expect(c.closedAt() - started).toBeLessThan(LIMITS.headersTimeoutMs + 1_000);
   });

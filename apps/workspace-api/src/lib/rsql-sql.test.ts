@@ -207,6 +207,15 @@ describe('date and datetime fields', () => {
     await rejects('Due Date=lk=2024', 8);
     expect(normalizeDateTime('2024-01-01T24:00:00.000Z')).toBeUndefined();
   });
+
+  it('refuses numbers PostgreSQL cannot hold with the value position, never a 500', async () => {
+    // Found by the fuzz bench: `1e200000` passed the syntax check and overflowed numeric.
+    await rejects('Priority=gt=1e200000', 12);
+    await rejects('Priority=lt=-1e-20000', 12);
+    await rejects('Priority=in=(1,2e1001)', 15);
+    expect(await names('Priority=lt=1e1000')).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect(await names('Priority=gt=1e-1000')).toEqual(['r1', 'r2', 'r3', 'r4']);
+  });
 });
 
 describe('picklists, multi-picklists, users and booleans', () => {

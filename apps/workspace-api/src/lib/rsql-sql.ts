@@ -158,6 +158,10 @@ function normalizeValue(ctx: Ctx, field: FilterField, value: string, position: n
     case 'number':
       if (!NUMBER_RE.test(value) || value.length > 40)
         fail(ctx, `"${field.name}" expects a number`, position);
+      // PostgreSQL's numeric overflows past about 1e131072 or 1e-16383 (and a stored JSON number
+      // is a double): an exponent past +-1000 can match nothing, and must not reach the cast.
+      if (Math.abs(Number(/[eE]([+-]?\d+)$/.exec(value)?.[1] ?? 0)) > 1000)
+        fail(ctx, `"${field.name}" expects a number (exponent within +-1000)`, position);
       return value;
     case 'date':
       if (!isValidDate(value)) fail(ctx, `"${field.name}" expects a date YYYY-MM-DD`, position);
