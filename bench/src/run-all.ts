@@ -1,5 +1,6 @@
-// `pnpm bench` runs every benchmark; `pnpm bench -- api-search upload` runs the named ones. Each
-// prints its figures and rewrites its own section of docs/benchmarks.md.
+// `pnpm bench` runs every benchmark; `pnpm bench -- api-search upload` runs the named ones, and
+// `--name value` flags go to them (`pnpm bench -- soak --duration 60`). Each prints its figures and
+// rewrites its own section of docs/benchmarks.md.
 import path from 'node:path';
 
 import type { Bench } from './lib/bench.ts';
@@ -7,9 +8,13 @@ import { apiMemoryBench } from './api-memory.ts';
 import { apiSearchBench } from './api-search.ts';
 import { bffOverheadBench } from './bff-overhead.ts';
 import { consoleBench } from './console.ts';
+import { faultsBench } from './faults.ts';
+import { fuzzBench } from './fuzz.ts';
+import { parseArgs } from './lib/bench.ts';
 import { releaseDatasets } from './lib/datasets.ts';
 import { ROOT } from './lib/processes.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
+import { soakBench } from './soak.ts';
 import { tokenCallsBench } from './token-calls.ts';
 import { uploadBench } from './upload.ts';
 
@@ -20,12 +25,15 @@ export const BENCHES: Bench[] = [
   uploadBench,
   tokenCallsBench,
   consoleBench,
+  soakBench,
+  faultsBench,
+  fuzzBench,
 ];
 
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
 
 async function main() {
-  const names = process.argv.slice(2).filter((arg) => arg !== '--');
+  const { names, options } = parseArgs(process.argv.slice(2));
   const unknown = names.filter((name) => !BENCHES.some((bench) => bench.id === name));
   if (unknown.length > 0) {
     console.error(
@@ -35,7 +43,11 @@ async function main() {
   }
   const selected =
     names.length === 0 ? BENCHES : BENCHES.filter((bench) => names.includes(bench.id));
-  const command = `pnpm bench${names.length > 0 ? ` -- ${names.join(' ')}` : ''}`;
+  const args = [
+    ...names,
+    ...Object.entries(options).map(([key, value]) => `--${key} ${value}`),
+  ].join(' ');
+  const command = `pnpm bench${args ? ` -- ${args}` : ''}`;
   const started = performance.now();
   const failures: string[] = [];
   const log = (message: string) =>
@@ -53,7 +65,7 @@ async function main() {
       log(`${bench.id}: ${bench.title}`);
       const benchStarted = performance.now();
       try {
-        const section = await bench.run({ command, log });
+        const section = await bench.run({ command, log, options });
         await writeSection(DOC, section);
         console.log(
           `\n${section.title}\n${markdownTable({

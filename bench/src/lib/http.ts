@@ -9,7 +9,17 @@ export type RequestOptions = {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Fail with a RequestTimeout when the whole answer has not arrived within this (no limit when absent). */
+  timeoutMs?: number;
 };
+
+/** A request that did not complete within its `timeoutMs`: the server hung (or the machine stalled). */
+export class RequestTimeout extends Error {
+  constructor(url: string, ms: number) {
+    super(`no complete answer from ${url} within ${ms} ms`);
+    this.name = 'RequestTimeout';
+  }
+}
 
 /**
  * A keep-alive agent; pass the same one to every request of a measurement. Idle sockets are
@@ -43,6 +53,7 @@ export function timedRequest(
           ? options.body
           : Buffer.from(options.body);
     const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
     const request = http.request(
       url,
       {
@@ -53,18 +64,34 @@ export function timedRequest(
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
+        response.on('end', () => {
+          clearTimeout(timer);
           resolve({
             status: response.statusCode ?? 0,
             ms: performance.now() - started,
             body: Buffer.concat(chunks),
             headers: response.headers,
-          }),
-        );
-        response.on('error', reject);
+          });
+        });
+        response.on('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+        // A cut-off answer (connection closed or destroyed mid-body) never hangs the caller.
+        response.on('close', () => {
+          clearTimeout(timer);
+          if (!response.complete) reject(new Error(`answer from ${url} cut off before its end`));
+        });
       },
     );
-    request.on('error', reject);
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    if (options.timeoutMs !== undefined) {
+      const ms = options.timeoutMs;
+      timer = setTimeout(() => request.destroy(new RequestTimeout(url, ms)), ms);
+    }
     request.end(body);
   });
 }

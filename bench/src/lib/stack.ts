@@ -76,7 +76,8 @@ export async function startBff(
     ? WEB_DIST
     : path.join(tmp.dir, 'public');
   await mkdir(publicDir, { recursive: true });
-  const port = await freePort();
+  // A fixed PORT in env (a restart on the same address) wins over a fresh free port.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const started = startNode(
     name,
     'apps/bff',
