@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing (dependencies, Chromium, PostgreSQL where the machine allows it)
-# and runs every test: type checks, lint, unit and integration suites (PGlite, then PostgreSQL), e2e.
+# and runs every test: type checks, lint, unit and integration suites (PGlite, then PostgreSQL), the
+# development loop (`pnpm dev`), e2e.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -45,6 +46,7 @@ step "workspace-api on PostgreSQL" api_on_postgres
 step "bff store on PostgreSQL" bff_on_postgres
 stop_postgres
 
+step "pnpm dev (the development loop)" node scripts/check-dev.mjs
 step "build console" pnpm_cmd --filter web run build
 step "e2e (Chromium)" pnpm_cmd --filter e2e run test
 

@@ -5,7 +5,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // The dev server proxies the BFF so the SPA runs same-origin, exactly as when the BFF serves dist/.
-const bff = 'http://localhost:3000';
+// `pnpm dev` (scripts/dev.sh) passes the BFF's port.
+const bff = `http://127.0.0.1:${process.env.BFF_PORT ?? '3000'}`;
 
 export default defineConfig({
   plugins: [

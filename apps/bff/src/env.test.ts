@@ -1,5 +1,6 @@
 // `pnpm start` behaviour: the real entry point, spawned with bad and good environments.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,8 +9,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FakeUpstream } from '../test/fake-upstream.ts';
 import { startFakeUpstream } from '../test/fake-upstream.ts';
-import { parseEnv } from './env.ts';
+import { EnvSchema, parseEnv } from './env.ts';
 import { configFromEnv } from './lib/config.ts';
+
+/** `KEY=value` lines (commented out or not) of one `# ── <title>` section of the root .env.example. */
+function exampleSection(title: string): Map<string, string> {
+  const text = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+  const start = text.indexOf(`# ── ${title}`);
+  const end = text.indexOf('# ── ', start + 1);
+  return new Map(
+    [...text.slice(start, end).matchAll(/^#? ?([A-Z][A-Z0-9_]+)=(\S*)/gm)].map((m) => [
+      m[1] ?? '',
+      m[2] ?? '',
+    ]),
+  );
+}
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsx = path.join(appDir, 'node_modules', '.bin', 'tsx');
@@ -273,6 +287,19 @@ describe('env validation', () => {
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.on('exit', resolve));
+    }
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable of the BFF with its default (paths excepted)', () => {
+    const listed = exampleSection('BFF');
+    expect(Object.keys(EnvSchema.shape).filter((name) => !listed.has(name))).toEqual([]);
+    for (const [name, schema] of Object.entries(EnvSchema.shape)) {
+      const fallback = schema.safeParse(undefined);
+      if (!fallback.success || fallback.data === undefined) continue;
+      if (typeof fallback.data === 'string' && path.isAbsolute(fallback.data)) continue;
+      expect(listed.get(name), name).toBe(String(fallback.data));
     }
   });
 });

@@ -1,6 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-import { EnvError, parseEnv } from './env.ts';
+import { EnvError, EnvSchema, parseEnv } from './env.ts';
+
+/** `KEY=value` lines (commented out or not) of one `# ── <title>` section of the root .env.example. */
+function exampleSection(title: string): Map<string, string> {
+  const text = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+  const start = text.indexOf(`# ── ${title}`);
+  const end = text.indexOf('# ── ', start + 1);
+  return new Map(
+    [...text.slice(start, end).matchAll(/^#? ?([A-Z][A-Z0-9_]+)=(\S*)/gm)].map((m) => [
+      m[1] ?? '',
+      m[2] ?? '',
+    ]),
+  );
+}
 
 describe('parseEnv', () => {
   it('applies defaults', () => {
@@ -135,6 +149,17 @@ describe('parseEnv', () => {
       expect(error).toBeInstanceOf(EnvError);
       const names = (error as EnvError).problems.map((problem) => problem.split(':')[0]).sort();
       expect(names).toEqual(['DATABASE_URL', 'PORT', 'REGION', 'TOKEN_TTL_SECONDS']);
+    }
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable of the API with its default', () => {
+    const listed = exampleSection('Workspace API');
+    expect(Object.keys(EnvSchema.shape).filter((name) => !listed.has(name))).toEqual([]);
+    for (const [name, schema] of Object.entries(EnvSchema.shape)) {
+      const fallback: unknown = schema.parse(undefined);
+      if (fallback !== undefined) expect(listed.get(name), name).toBe(String(fallback));
     }
   });
 });

@@ -12,7 +12,7 @@ const intFrom = (fallback: number, min = 0) =>
     .optional()
     .transform((value) => value ?? fallback);
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PORT: intFrom(8080, 1).pipe(z.number().max(65_535)),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().trim().min(1).default('.data/workspace-api'),
