@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 // The dev server proxies the BFF so the SPA runs same-origin, exactly as when the BFF serves dist/.
 // `pnpm dev` (scripts/dev.sh) passes the BFF's port.
@@ -14,6 +16,21 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }),
     react(),
     tailwindcss(),
+    // Precompressed copies next to each text asset (x.js.br, x.js.gz): the BFF serves the one the
+    // browser accepts, so no asset is compressed per request. Brotli at its best quality: the
+    // build pays once.
+    compression({
+      include: /\.(html|js|css|svg|json|txt|webmanifest)$/,
+      threshold: 1024,
+      skipIfLargerOrEqual: true,
+      logLevel: 'silent',
+      algorithms: [
+        defineAlgorithm('brotliCompress', {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
+        }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
+    }),
   ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },

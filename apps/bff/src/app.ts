@@ -1,5 +1,6 @@
 // Builds the BFF from injected parts (config, store, clock, logger, fetch) so tests control them.
 import type { Hono } from 'hono';
+import { compress } from 'hono/compress';
 
 import type { SessionStore } from './db/store.ts';
 import type { Clock } from './lib/clock.ts';
@@ -101,6 +102,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return next();
   });
 
+  // The BFF's own JSON (sessions, definitions, up to 500 saved views) as gzip or deflate when the
+  // browser accepts it, over 1 KiB; streamed (CompressionStream), never buffered.
+  app.use('/bff/*', compress({ contentTypeFilter: /^application\/(?:problem\+)?json/ }));
   app.route('/bff', createHealthRouter({ config, store, fetch: doFetch }));
   app.route(
     '/bff',

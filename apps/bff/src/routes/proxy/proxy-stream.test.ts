@@ -2,6 +2,7 @@
 // a client abort reaching the upstream.
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { Harness } from '../../../test/harness.ts';
@@ -320,5 +321,134 @@ describe('timeouts of a streamed request body', () => {
     await until(() => /^HTTP\/1\.1 \d{3}/.test(answer), 2_000);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     socket.destroy();
+  });
+});
+
+/** A GET through the BFF on a real socket: the raw bytes and headers, nothing decoded. */
+function rawGet(
+  path: string,
+  acceptEncoding: string | undefined,
+  onFirstBytes?: () => void,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      {
+        headers: {
+          'x-csrf': '1',
+          cookie: `${SESSION_COOKIE}=${cookie}`,
+          ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => {
+          if (chunks.length === 0) onFirstBytes?.();
+          chunks.push(chunk);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('compression', () => {
+  /** 1.5 MB of JSON that does not compress to nothing: a records page as the API writes it. */
+  const page = JSON.stringify({
+    items: Array.from({ length: 6_000 }, (_, i) => ({
+      id: `SUP-${i}`,
+      data: { Title: `Ticket ${i} ${Math.random().toString(36)}`, Status: 'New' },
+    })),
+  });
+
+  it('compresses JSON as it streams (brotli first), never holding the whole answer', async () => {
+    let finish: () => void = () => {};
+    h.upstream.route = (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(page.slice(0, page.length - 10));
+      finish = () => res.end(page.slice(page.length - 10));
+    };
+    let firstBytesBeforeEnd = false;
+    let ended = false;
+    const pending = rawGet('/api/v1/apps/support-tickets', 'gzip, deflate, br, zstd', () => {
+      firstBytesBeforeEnd = !ended;
+      ended = true;
+      finish();
+    });
+    // Without the first bytes within 3 s, the upstream ends anyway and the test fails below.
+    const fallback = setTimeout(() => {
+      ended = true;
+      finish();
+    }, 3_000);
+    const res = await pending;
+    clearTimeout(fallback);
+    expect(firstBytesBeforeEnd).toBe(true);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['vary']).toBe('Accept-Encoding');
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.body.length).toBeLessThan(page.length / 2);
+    expect(zlib.brotliDecompressSync(res.body).toString()).toBe(page);
+  });
+
+  it('sends gzip when only gzip is accepted, and as it is when nothing is', async () => {
+    h.upstream.route = (req, res) => {
+      req.resume();
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(page),
+      });
+      res.end(page);
+    };
+    const gz = await rawGet('/api/v1/apps/support-tickets', 'gzip;q=0.8, br;q=0');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(page);
+    const plain = await rawGet('/api/v1/apps/support-tickets', undefined);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toBe('Accept-Encoding');
+    expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(page)));
+    expect(plain.body.toString()).toBe(page);
+  });
+
+  it('never compresses attachment content (JSON included), ranges or downloads', async () => {
+    const cases: Array<[string, Record<string, string>, number]> = [
+      [
+        '/api/v1/apps/support-tickets/SUP-1/attachments/a1/content',
+        { 'content-type': 'application/json' },
+        200,
+      ],
+      [
+        '/api/v1/apps/support-tickets',
+        {
+          'content-type': 'application/json',
+          'content-disposition': 'attachment; filename="x.json"',
+        },
+        200,
+      ],
+      [
+        '/api/v1/apps/support-tickets',
+        { 'content-type': 'application/json', 'content-range': 'bytes 0-9/100' },
+        206,
+      ],
+    ];
+    for (const [path, headers, status] of cases) {
+      h.upstream.route = (req, res) => {
+        req.resume();
+        res.writeHead(status, headers);
+        res.end(page);
+      };
+      const res = await rawGet(path, 'br, gzip');
+      expect(res.headers['content-encoding'], path).toBeUndefined();
+      expect(res.body.toString(), path).toBe(page);
+    }
   });
 });

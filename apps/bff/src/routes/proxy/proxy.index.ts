@@ -5,11 +5,18 @@ import type { Context } from 'hono';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
+import type { Encoding } from '../../lib/compression.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { AppEnv } from '../../lib/create-app.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenManager } from '../../lib/upstream.ts';
+import {
+  compressibleResponse,
+  compressStream,
+  preferredEncoding,
+  withVary,
+} from '../../lib/compression.ts';
 import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
 import { createInFlightLimiter } from '../../lib/in-flight.ts';
@@ -96,6 +103,32 @@ function downstreamHeaders(
 const isBodyless = (method: string, status: number) =>
   method === 'HEAD' || status === 204 || status === 304;
 
+/** A single attachment (its content); the list of a record's attachments is `.../attachments`. */
+const ATTACHMENT_CONTENT = /\/attachments\/[^/]+/;
+
+/**
+ * The encoding a proxied answer is sent with, setting its headers: JSON (lists, records,
+ * problems) is compressed as it streams when the browser accepts brotli or gzip; attachment
+ * content, ranges and bodiless answers never are.
+ */
+function encodeAnswer(
+  acceptEncoding: string | undefined,
+  method: string,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  path: string,
+): Encoding | undefined {
+  if (isBodyless(method, status) || ATTACHMENT_CONTENT.test(path)) return undefined;
+  if (!compressibleResponse(status, headers)) return undefined;
+  headers.vary = withVary(typeof headers.vary === 'string' ? headers.vary : undefined);
+  const encoding = preferredEncoding(acceptEncoding);
+  if (encoding !== undefined) {
+    headers['content-encoding'] = encoding;
+    delete headers['content-length'];
+  }
+  return encoding;
+}
+
 /** The answer when a session, user or region has too many proxied requests in flight. */
 function tooManyInFlight(scope: 'session' | 'user' | 'region', max: number): Response {
   if (scope === 'region') {
@@ -126,6 +159,7 @@ function downstreamResponse(
   method: string,
   headers: OutgoingHttpHeaders,
   idleMs: number,
+  encoding: Encoding | undefined,
 ): Response {
   const out = new Headers();
   for (const name in headers) {
@@ -138,7 +172,8 @@ function downstreamResponse(
     upstream.resume();
     return new Response(null, { status, headers: out });
   }
-  const body = Readable.toWeb(upstream) as ReadableStream<Uint8Array>;
+  const source = encoding === undefined ? upstream : compressStream(upstream, encoding);
+  const body = Readable.toWeb(source) as ReadableStream<Uint8Array>;
   watchResponseIdle(upstream, idleMs);
   return new Response(body, { status, headers: out });
 }
@@ -154,6 +189,7 @@ function pipeToSocket(
   headers: OutgoingHttpHeaders,
   requestId: string,
   idleMs: number,
+  encoding: Encoding | undefined,
 ): number {
   const status = upstream.statusCode ?? 502;
   outgoing.writeHead(status, { ...headers, ...SECURITY_HEADERS, 'x-request-id': requestId });
@@ -168,7 +204,15 @@ function pipeToSocket(
   outgoing.once('close', () => {
     if (!upstream.complete) upstream.destroy();
   });
-  upstream.pipe(outgoing);
+  if (encoding === undefined) upstream.pipe(outgoing);
+  else {
+    // The status goes out now, not with the compressor's first output.
+    outgoing.flushHeaders();
+    const compress = compressStream(upstream, encoding);
+    compress.once('error', () => outgoing.destroy());
+    outgoing.once('close', () => compress.destroy());
+    compress.pipe(outgoing);
+  }
   // After pipe(): a 'data' listener attached earlier would start the flow before the pipe did.
   watchResponseIdle(upstream, idleMs);
   return status;
@@ -399,6 +443,13 @@ export function createProxyRouter(deps: {
         c.set('upstreamStatus', upstream.statusCode);
         c.set('upstreamAttempts', attempts);
         const headers = downstreamHeaders(upstream, region);
+        const encoding = encodeAnswer(
+          c.req.header('accept-encoding'),
+          method,
+          upstream.statusCode ?? 502,
+          headers,
+          c.req.path,
+        );
         // 'close' comes after the body ended, failed, or was destroyed (abort, idle timeout).
         streaming = true;
         upstream.once('close', slot.release);
@@ -414,11 +465,12 @@ export function createProxyRouter(deps: {
               headers,
               c.var.requestId,
               config.bodyIdleTimeoutMs,
+              encoding,
             ),
           );
           return alreadySent();
         }
-        return downstreamResponse(upstream, method, headers, config.bodyIdleTimeoutMs);
+        return downstreamResponse(upstream, method, headers, config.bodyIdleTimeoutMs, encoding);
       }
     } finally {
       if (!streaming) slot.release();

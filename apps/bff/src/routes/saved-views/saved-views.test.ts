@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,29 @@ afterAll(async () => {
   await h.close();
   upstream.server.closeAllConnections();
   await new Promise<void>((resolve) => upstream.server.close(() => resolve()));
+});
+
+describe('GET /bff/views, compressed', () => {
+  it('is gzip when the browser accepts it (over 1 KiB), and as it is when it does not', async () => {
+    for (let i = 0; i < 8; i += 1) {
+      expect(
+        (await create(ada, ticketsView(unique(`Compressed ${'x'.repeat(40)} ${i}`)))).status,
+      ).toBe(201);
+    }
+    const plain = await h.api('/bff/views', { cookie: ada });
+    const text = await plain.text();
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(text.length).toBeGreaterThan(1_024);
+    const gz = await h.api('/bff/views', {
+      cookie: ada,
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('vary')).toMatch(/accept-encoding/i);
+    const bytes = Buffer.from(await gz.arrayBuffer());
+    expect(bytes.length).toBeLessThan(text.length / 2);
+    expect(JSON.parse(gunzipSync(bytes).toString())).toEqual(JSON.parse(text));
+  });
 });
 
 describe('POST /bff/views', () => {

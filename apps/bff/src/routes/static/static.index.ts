@@ -1,10 +1,13 @@
 // Serves the built console (apps/web/dist): hashed assets cached for a year, everything else
-// revalidated, and index.html for client-side routes (SPA fallback).
+// revalidated, and index.html for client-side routes (SPA fallback); each from its precompressed
+// copy (brotli or gzip, written by the build) when the browser accepts one.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
+import type { Encoding } from '../../lib/compression.ts';
+import { ENCODINGS, preferredEncoding } from '../../lib/compression.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
 
@@ -35,26 +38,47 @@ const NOT_BUILT =
   'Build it with `pnpm --filter web build` (or point PUBLIC_DIR at a built console); no restart needed.\n' +
   'The BFF itself is running: /bff/* and /api/v1/* work.\n';
 
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A file's response, from its precompressed copy (`x.js.br`, `x.js.gz`, written by the build)
+ * when the browser accepts one, with `Vary: Accept-Encoding` whenever such copies exist.
+ */
 async function fileResponse(
   file: string,
   method: string,
   cacheControl: string,
+  acceptEncoding: string | undefined,
 ): Promise<Response | undefined> {
+  if (!(await isFile(file))) return undefined;
+  const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const copies: Encoding[] = [];
+  for (const encoding of ENCODINGS) {
+    if (await isFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`)) copies.push(encoding);
+  }
+  const encoding = preferredEncoding(acceptEncoding, copies);
+  const sent = encoding === undefined ? file : `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
   let info;
   try {
-    info = await stat(file);
+    info = await stat(sent);
   } catch {
     return undefined;
   }
-  if (!info.isFile()) return undefined;
-  const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-  const headers = {
+  const headers: Record<string, string> = {
     'content-type': type,
     'content-length': String(info.size),
     'cache-control': cacheControl,
+    ...(copies.length > 0 ? { vary: 'Accept-Encoding' } : {}),
+    ...(encoding === undefined ? {} : { 'content-encoding': encoding }),
   };
   if (method === 'HEAD') return new Response(null, { status: 200, headers });
-  const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+  const body = Readable.toWeb(createReadStream(sent)) as ReadableStream<Uint8Array>;
   return new Response(body, { status: 200, headers });
 }
 
@@ -89,12 +113,22 @@ export function createStaticRouter(publicDir: string | null) {
       const file = path.resolve(root, `.${decoded}`);
       if (!file.startsWith(root + path.sep)) return c.notFound();
       const hashed = decoded.startsWith('/assets/');
-      const found = await fileResponse(file, c.req.method, hashed ? IMMUTABLE : 'no-cache');
+      const found = await fileResponse(
+        file,
+        c.req.method,
+        hashed ? IMMUTABLE : 'no-cache',
+        c.req.header('accept-encoding'),
+      );
       if (found) return found;
       // A missing asset is a 404, not index.html: a stale tab must not execute HTML as JS.
       if (hashed || !wantsHtml) return c.notFound();
     }
-    const page = await fileResponse(index, c.req.method, 'no-cache');
+    const page = await fileResponse(
+      index,
+      c.req.method,
+      'no-cache',
+      c.req.header('accept-encoding'),
+    );
     if (page) return page;
     return c.text(NOT_BUILT, 503, { 'cache-control': 'no-store', 'retry-after': '30' });
   });

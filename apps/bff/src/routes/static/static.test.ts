@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Harness } from '../../../test/harness.ts';
@@ -8,15 +9,23 @@ import { createHarness } from '../../../test/harness.ts';
 
 let h: Harness;
 let bare: Harness;
+const INDEX_HTML = '<!doctype html><title>Console</title><div id="root"></div>';
+const APP_JS = `export const app = ${JSON.stringify('x'.repeat(4_000))};`;
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'bff-public-'));
   await mkdir(path.join(dir, 'assets'));
   await writeFile(
     path.join(dir, 'index.html'),
-    '<!doctype html><title>Console</title><div id="root"></div>',
+    INDEX_HTML,
   );
   await writeFile(path.join(dir, 'assets', 'index-a1b2c3.js'), 'console.log("app")');
+  // What the build writes next to each text asset (vite-plugin-compression2).
+  const app = path.join(dir, 'assets', 'app-d4e5f6.js');
+  await writeFile(app, APP_JS);
+  await writeFile(`${app}.br`, zlib.brotliCompressSync(APP_JS));
+  await writeFile(`${app}.gz`, zlib.gzipSync(APP_JS));
+  await writeFile(path.join(dir, 'index.html.br'), zlib.brotliCompressSync(INDEX_HTML));
   await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(path.join(path.dirname(dir), 'outside-secret.txt'), 'must not be served');
   h = await createHarness({ config: { publicDir: dir } });
@@ -64,6 +73,55 @@ describe('the built console', () => {
     const icon = await h.request('/favicon.svg');
     expect(icon.headers.get('content-type')).toBe('image/svg+xml');
     expect(icon.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('serves the precompressed copy the browser accepts (brotli first), with Vary', async () => {
+    const get = (acceptEncoding?: string) =>
+      h.request(
+        '/assets/app-d4e5f6.js',
+        acceptEncoding === undefined ? {} : { headers: { 'accept-encoding': acceptEncoding } },
+      );
+    const body = async (res: Response) => Buffer.from(await res.arrayBuffer());
+
+    const br = await get('gzip, deflate, br, zstd');
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding');
+    expect(br.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const brBytes = await body(br);
+    expect(Number(br.headers.get('content-length'))).toBe(brBytes.length);
+    expect(brBytes.length).toBeLessThan(APP_JS.length / 10);
+    expect(zlib.brotliDecompressSync(brBytes).toString()).toBe(APP_JS);
+
+    const gz = await get('br;q=0, gzip');
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(zlib.gunzipSync(await body(gz)).toString()).toBe(APP_JS);
+
+    for (const identity of [undefined, 'identity', 'deflate']) {
+      const plain = await get(identity);
+      expect(plain.headers.get('content-encoding'), identity).toBeNull();
+      expect(plain.headers.get('vary'), identity).toBe('Accept-Encoding');
+      expect(await plain.text()).toBe(APP_JS);
+    }
+    // HEAD describes the same representation.
+    const head = await h.request('/assets/app-d4e5f6.js', {
+      method: 'HEAD',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(head.headers.get('content-encoding')).toBe('br');
+    expect(head.headers.get('content-length')).toBe(String(brBytes.length));
+  });
+
+  it('serves index.html compressed for client routes too, and files without copies as they are', async () => {
+    const page = await h.request('/records/apps/support', {
+      headers: { ...html.headers, 'accept-encoding': 'gzip, br' },
+    });
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(zlib.brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString()).toBe(
+      INDEX_HTML,
+    );
+    const icon = await h.request('/favicon.svg', { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(icon.headers.get('content-encoding')).toBeNull();
+    expect(icon.headers.get('vary')).toBeNull();
   });
 
   it('falls back to index.html for client routes that accept HTML, never for assets or /api /bff', async () => {
