@@ -7,12 +7,14 @@ import type { Clock } from './lib/clock.ts';
 import type { BffConfig } from './lib/config.ts';
 import type { AppEnv } from './lib/create-app.ts';
 import type { Logger } from './lib/logger.ts';
+import type { BffMetrics } from './lib/metrics.ts';
 import type { TokenStyles } from './lib/upstream.ts';
 import { systemClock } from './lib/clock.ts';
 import { createBaseApp } from './lib/create-app.ts';
 import { createSealer } from './lib/crypto.ts';
 import { problemResponse } from './lib/errors.ts';
 import { createLogger } from './lib/logger.ts';
+import { createBffMetrics } from './lib/metrics.ts';
 import { createProfileDetector } from './lib/profiles.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
 import { createSessionApi } from './lib/session-api.ts';
@@ -38,6 +40,8 @@ export type AppDeps = {
   fetch?: typeof fetch;
   /** Source of jitter for retry backoff. */
   random?: () => number;
+  /** Prometheus metrics (index.ts serves them on BFF_METRICS_PORT); tests read the registry. */
+  metrics?: BffMetrics;
 };
 
 /**
@@ -50,8 +54,9 @@ export type AppDeps = {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger({});
-  const doFetch = deps.fetch ?? globalThis.fetch;
   const { config, store } = deps;
+  const metrics = deps.metrics ?? createBffMetrics({ store, clock, regions: config.regions });
+  const doFetch = metrics.countTokenCalls(deps.fetch ?? globalThis.fetch);
   const random = deps.random ?? Math.random;
   const sealer = createSealer(config.sessionSecret);
   // Per region, in memory: the token request style that worked, and the detected profile.
@@ -76,6 +81,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const workspace = workspaceStore(store.db);
 
   const app = createBaseApp(logger);
+  // The proxy answers on the socket itself: its status is sentStatus, not the marker response's.
+  app.use(metrics.middleware<AppEnv>({ status: (c) => c.var.sentStatus ?? c.res.status }));
 
   app.use(async (c, next) => {
     c.set('publicOrigins', config.publicOrigins);
@@ -133,6 +140,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       tokens,
       logger,
       random,
+      metrics,
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));

@@ -256,7 +256,7 @@ describe('env validation', () => {
     expect(stderr).toContain('SESSION_SECRET');
   });
 
-  it('starts from PORT, HOST, WORKSPACE_API_URL, SESSION_SECRET, PUBLIC_DIR and BFF_DATA_DIR', async () => {
+  it('starts from PORT, HOST, WORKSPACE_API_URL, SESSION_SECRET, PUBLIC_DIR and BFF_DATA_DIR; metrics on their own port', async () => {
     const child = spawn(tsx, ['src/index.ts'], {
       cwd: appDir,
       env: childEnv({
@@ -266,18 +266,33 @@ describe('env validation', () => {
         SESSION_SECRET: 'a-session-secret-that-is-long-enough-123',
         PUBLIC_DIR: path.join(dataDir, 'no-console'),
         BFF_DATA_DIR: path.join(dataDir, 'store'),
+        BFF_METRICS_PORT: '0',
       }),
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
+      // The log lines (JSON: stdout is a pipe) name both addresses.
+      const urls = await new Promise<Record<string, string>>((resolve, reject) => {
         let out = '';
+        const found: Record<string, string> = {};
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
-          const match = /"url":"(http:\/\/[^"]+)"/.exec(out);
-          if (match?.[1]) resolve(match[1]);
+          // Complete lines only: the last one may still be arriving.
+          for (const line of out.split('\n').slice(0, -1)) {
+            if (!line.startsWith('{')) continue;
+            const entry = JSON.parse(line) as { msg?: string; url?: string };
+            if (entry.url && entry.msg) found[entry.msg] = entry.url;
+          }
+          if (found.listening && found['metrics listening']) resolve(found);
         });
-        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
+      const url = urls.listening ?? '';
+      const scraped = await fetch(urls['metrics listening'] ?? '');
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain(
+        '# TYPE wsc_bff_http_request_duration_seconds histogram',
+      );
+      expect((await fetch(`${url}/metrics`)).status).not.toBe(200);
       const health = await fetch(`${url}/bff/health`);
       expect(health.status).toBe(200);
       const ready = await fetch(`${url}/bff/ready`);

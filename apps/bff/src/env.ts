@@ -113,7 +113,13 @@ export const EnvSchema = z.object({
   BFF_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5_000),
   /** Open client connections at most; more are refused at accept. */
   BFF_MAX_CONNECTIONS: positiveInt.default(4_096),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Prometheus text at GET /metrics on a port of its own (unset: no metrics server). */
+  BFF_METRICS_PORT: z.preprocess(
+    blankIsUnset,
+    z.coerce.number().int().min(0).max(65_535).optional(),
+  ),
+  BFF_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -1,11 +1,15 @@
 // Serves the BFF: validate env (fail fast), open the store, listen, sweep expired sessions, and
 // shut down cleanly on SIGINT/SIGTERM.
+import { startMetricsServer } from '@wsc/metrics';
+
 import { createApp } from './app.ts';
 import { openStore } from './db/store.ts';
 import { EnvError, readEnv } from './env.ts';
+import { systemClock } from './lib/clock.ts';
 import { ConfigFileError } from './lib/config-file.ts';
 import { configFromEnv } from './lib/config.ts';
 import { createLogger } from './lib/logger.ts';
+import { createBffMetrics } from './lib/metrics.ts';
 import { startServer } from './lib/server.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -51,7 +55,21 @@ const store = await openStore(
         sharedBuffersMb: env.BFF_PGLITE_SHARED_BUFFERS_MB,
       },
 );
-const app = createApp({ config, store, logger });
+const metrics = createBffMetrics({ store, clock: systemClock, regions: config.regions });
+const app = createApp({ config, store, logger, metrics });
+// Prometheus text on a port of its own: never reachable through the public routes.
+const metricsServer =
+  env.BFF_METRICS_PORT === undefined
+    ? undefined
+    : await startMetricsServer(metrics.registry, {
+        port: env.BFF_METRICS_PORT,
+        host: env.BFF_METRICS_HOST,
+      });
+if (metricsServer) {
+  logger.info('metrics listening', {
+    url: `http://${env.BFF_METRICS_HOST}:${metricsServer.port}/metrics`,
+  });
+}
 
 const sweep = setInterval(() => {
   const now = Date.now();
@@ -84,6 +102,7 @@ const stop = (signal: string) => {
   stopping = true;
   logger.info('stopping', { signal });
   clearInterval(sweep);
+  metricsServer?.server.close();
   server.close(() => {
     store.close().finally(() => process.exit(0));
   });

@@ -11,6 +11,7 @@ import { openStore } from '../src/db/store.ts';
 import { createFakeClock } from '../src/lib/clock.ts';
 import { defaultConfig, regionFor } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/logger.ts';
+import { createBffMetrics } from '../src/lib/metrics.ts';
 import { startServer } from '../src/lib/server.ts';
 import { SESSION_COOKIE } from '../src/lib/sessions.ts';
 import { CLIENT_ID, CLIENT_SECRET, startFakeUpstream } from './fake-upstream.ts';
@@ -63,8 +64,13 @@ export async function createHarness(
     retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 2_000 },
     ...options.config,
   };
-  const logger = createLogger({ sink: (line) => logs.push(line), level: 'debug', now: clock.now });
-  const app = createApp({ config, store, clock, logger });
+  const logger = createLogger({
+    output: (line) => logs.push(line),
+    level: 'debug',
+    now: clock.now,
+  });
+  const metrics = createBffMetrics({ store, clock, regions: config.regions });
+  const app = createApp({ config, store, clock, logger, metrics });
 
   /** `app.request` that also keeps a copy of every answer for the no-leak assertions. */
   let base: string | undefined;
@@ -144,6 +150,7 @@ export async function createHarness(
   const origin = () => (base ? new URL(base).origin : 'http://localhost');
 
   return {
+    metrics,
     app,
     upstream,
     store,

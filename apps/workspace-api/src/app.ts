@@ -10,6 +10,7 @@ import { migrateToLatest, readSetting } from './db/migrate.ts';
 import { requireAuth } from './lib/auth.ts';
 import { createApp, createRouter } from './lib/create-app.ts';
 import { createLogger } from './lib/logger.ts';
+import { createApiMetrics } from './lib/metrics.ts';
 import { rateLimitPerCredential, TokenBucketLimiter } from './lib/rate-limit.ts';
 import { SecretChecker } from './lib/secret-check.ts';
 import { TokenPurger } from './lib/token-purge.ts';
@@ -125,7 +126,8 @@ export async function initDeps(
   const workspace = options.workspace ?? (await loadWorkspace(config.workspaceFile));
   await syncWorkspace(database.db, workspace, { trgm: database.trgm });
   const cursorKey = Buffer.from(await readSetting(database.db, 'cursor_key'), 'base64url');
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const uploads = new UploadGate();
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -141,7 +143,8 @@ export async function initDeps(
       searchTime: new TokenBucketLimiter(config.searchTimeBudget),
     },
     secrets: new SecretChecker(config.secretCheck),
-    uploads: new UploadGate(),
+    uploads,
+    metrics: createApiMetrics(uploads),
     tokenPurger: new TokenPurger(database.db, config.tokenPurgeIntervalSeconds * 1000, logger),
   };
   return { deps, close: database.close };

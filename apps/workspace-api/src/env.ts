@@ -27,7 +27,7 @@ export const EnvSchema = z.object({
   RATE_LIMIT_BURST: intFrom(100),
   BLOB_DIR: z.string().trim().min(1).optional(),
   WORKSPACE_FILE: z.string().trim().min(1).optional(),
-  LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   API_PROFILE: z.enum(['extended', 'hosted']).default('extended'),
   // Unset: the default of db/client.ts (PGLITE_SHARED_BUFFERS_MB), shared with benches and the CLI.
   PGLITE_SHARED_BUFFERS_MB: z
@@ -58,6 +58,15 @@ export const EnvSchema = z.object({
   MAX_CONNECTIONS: intFrom(1_000, 1),
   // Expired and revoked tokens are deleted at most this often (on a timer and on token issue).
   TOKEN_PURGE_INTERVAL_SECONDS: intFrom(3_600, 1),
+  // Prometheus text at GET /metrics on a port of its own (unset: no metrics server).
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'Expected a port number')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65_535))
+    .optional(),
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
 });
 
 /**
@@ -115,9 +124,11 @@ export type Config = {
   seedDemo: boolean | undefined;
   server: ServerLimits;
   tokenPurgeIntervalSeconds: number;
+  /** GET /metrics on this port and host; undefined: no metrics server. */
+  metrics: { port: number; host: string } | undefined;
   blobDir: string;
   workspaceFile: string | undefined;
-  logLevel: 'silent' | 'error' | 'info';
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Which contract the API serves (`API_PROFILE`); see lib/profile.ts. */
   profile: Profile;
   /** PGlite `shared_buffers` in MiB; undefined: the default of db/client.ts. */
@@ -192,6 +203,10 @@ export function parseEnv(source: Record<string, string | undefined>): Config {
       maxConnections: env.MAX_CONNECTIONS,
     },
     tokenPurgeIntervalSeconds: env.TOKEN_PURGE_INTERVAL_SECONDS,
+    metrics:
+      env.METRICS_PORT === undefined
+        ? undefined
+        : { port: env.METRICS_PORT, host: env.METRICS_HOST },
     blobDir: path.resolve(env.BLOB_DIR ?? path.join(dataDir, 'blobs')),
     workspaceFile: env.WORKSPACE_FILE ? path.resolve(env.WORKSPACE_FILE) : undefined,
     logLevel: env.LOG_LEVEL,

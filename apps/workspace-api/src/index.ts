@@ -1,4 +1,6 @@
 // Serves one region: `pnpm --filter workspace-api start`. Builds nothing itself (see app.ts).
+import { startMetricsServer } from '@wsc/metrics';
+
 import { buildApp, initDeps } from './app.ts';
 import { loadConfig } from './env.ts';
 import { prepareStore } from './seed/seed.ts';
@@ -23,6 +25,15 @@ deps.logger.info('listening', {
   region: config.region,
   database: deps.dbKind,
 });
+// Prometheus text on a port of its own, never the public one.
+const metricsServer = config.metrics
+  ? await startMetricsServer(deps.metrics.registry, config.metrics)
+  : undefined;
+if (metricsServer && config.metrics) {
+  deps.logger.info('metrics listening', {
+    url: `http://${config.metrics.host}:${metricsServer.port}/metrics`,
+  });
+}
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -30,6 +41,7 @@ async function shutdown(signal: string) {
   stopping = true;
   deps.logger.info('shutting down', { signal });
   stopPurge();
+  metricsServer?.server.close();
   // Stop accepting, let in-flight requests finish (bounded), then close the database.
   const forced = setTimeout(() => process.exit(1), 10_000);
   forced.unref();

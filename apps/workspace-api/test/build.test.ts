@@ -46,6 +46,7 @@ afterAll(async () => {
 it("serves from the bundle on a new data folder without initdb's memory peak", async () => {
   const bundle = await buildServer(OUT_DIR);
   const port = await freePort();
+  const metricsPort = await freePort();
   server = spawn(process.execPath, ['--v8-pool-size=1', bundle], {
     cwd: APP_DIR,
     env: {
@@ -55,6 +56,7 @@ it("serves from the bundle on a new data folder without initdb's memory peak", a
       DATA_DIR: dataDir,
       RATE_LIMIT_RPS: '0',
       LOG_LEVEL: 'error',
+      METRICS_PORT: String(metricsPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -99,6 +101,21 @@ it("serves from the bundle on a new data folder without initdb's memory peak", a
   );
   expect(search.status).toBe(200);
   expect(((await search.json()) as { items: unknown[] }).items).toHaveLength(5);
+
+  // Prometheus text on METRICS_PORT (its own port), with the requests just made; not on the
+  // public port.
+  const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  expect(scraped.status).toBe(200);
+  const metrics = await scraped.text();
+  expect(metrics).toContain(
+    'wsc_api_http_request_duration_seconds_count{method="GET",route="/v1/:recordType{apps|elements|tasks|transactions}/:alias",status="200"} 1',
+  );
+  expect(metrics).toContain(
+    'wsc_api_http_request_duration_seconds_count{method="POST",route="/oauth/token",status="200"} 1',
+  );
+  expect(metrics).toContain('wsc_api_nodejs_eventloop_lag_seconds');
+  expect(metrics).toContain('wsc_api_uploads_in_flight 0');
+  expect((await fetch(`${base}/metrics`)).status).toBe(404);
 
   // Peak over start-up, the demo seed and these requests: ~330-340 MiB; under tsx with initdb in
   // process it was 750-850 MiB (docs/benchmarks.md, "Workspace API memory").

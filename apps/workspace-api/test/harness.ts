@@ -81,6 +81,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       maxConnections: 1_000,
     },
     tokenPurgeIntervalSeconds: 3_600,
+    metrics: undefined,
     blobDir: path.join(dataDir, 'blobs'),
     workspaceFile: undefined,
     logLevel: 'silent',

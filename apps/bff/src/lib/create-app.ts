@@ -77,7 +77,8 @@ export function createBaseApp(logger: Logger) {
     }
     const url = c.req.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-    logger.info('request', {
+    // Every request at debug (LOG_LEVEL=debug); failures are logged where they happen.
+    logger.debug('request', {
       requestId,
       method: c.req.method,
       // Path and query (filters are useful when triaging); never headers, cookies or bodies.

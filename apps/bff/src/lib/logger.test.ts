@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('structured logs', () => {
-  it('writes one JSON line per request with id, method, path, status, duration and upstream status', async () => {
+  it('writes one JSON line per request at debug with id, method, path, status, duration and upstream status', async () => {
     const { cookie } = await h.login();
     h.logs.length = 0;
     const res = await h.api('/api/v1/users?filter=status%3D%3DACTIVE', {
@@ -27,7 +27,7 @@ describe('structured logs', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.msg === 'request');
     expect(line).toMatchObject({
-      level: 'info',
+      level: 'debug',
       requestId: 'req-42',
       method: 'GET',
       path: '/api/v1/users?filter=status%3D%3DACTIVE',
@@ -72,7 +72,7 @@ describe('structured logs', () => {
 
   it('redacts secret-looking field names whatever a caller passes', () => {
     const lines: string[] = [];
-    const log = createLogger({ sink: (l) => lines.push(l) });
+    const log = createLogger({ output: (l) => lines.push(l) });
     log.info('oops', {
       clientSecret: 'x1',
       accessToken: 'x2',

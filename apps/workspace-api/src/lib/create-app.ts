@@ -91,6 +91,7 @@ function patternToRegExp(pattern: string): RegExp {
  */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });
+  app.use(deps.metrics.middleware());
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(async (c, next) => {
     c.set('deps', deps);
@@ -98,12 +99,14 @@ export function createApp(deps: AppDeps) {
     await next();
     // Responses built as raw Response objects (problems, 404/405) do not carry c.header() values.
     if (!c.res.headers.has('X-Request-Id')) c.res.headers.set('X-Request-Id', c.var.requestId);
-    deps.logger.info('request', {
+    // Every request at debug (LOG_LEVEL=debug). The id is the caller's X-Request-Id when it sent
+    // one (the BFF does), so one console action can be followed across both servers.
+    deps.logger.debug('request', {
       requestId: c.var.requestId,
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
   });
 

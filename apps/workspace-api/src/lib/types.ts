@@ -1,17 +1,17 @@
 // Types shared by the app, its middleware and every route: the dependencies and `c.var`.
+import type { Logger } from '@wsc/logger';
+
 import type { Db } from '../db/client.ts';
 import type { Role, UserStatus } from '../db/schema.ts';
 import type { Config } from '../env.ts';
 import type { Workspace } from '../workspace/definitions.ts';
+import type { ApiMetrics } from './metrics.ts';
 import type { TokenBucketLimiter } from './rate-limit.ts';
 import type { SecretChecker } from './secret-check.ts';
 import type { TokenPurger } from './token-purge.ts';
 import type { UploadGate } from './uploads.ts';
 
-export type Logger = {
-  info: (message: string, fields?: Record<string, unknown>) => void;
-  error: (message: string, fields?: Record<string, unknown>) => void;
-};
+export type { Logger } from '@wsc/logger';
 
 /** Everything a request handler may need; built once per app (tests build their own). */
 export type AppDeps = {
@@ -24,6 +24,7 @@ export type AppDeps = {
   /** HMAC key for paging cursors. */
   cursorKey: Buffer;
   logger: Logger;
+  metrics: ApiMetrics;
   limiters: {
     /** Per credential, every authenticated request. */
     requests: TokenBucketLimiter;

@@ -40,6 +40,13 @@ export class UploadGate {
     return this.#reserved;
   }
 
+  /** Uploads in flight, all credentials together. */
+  get total(): number {
+    let sum = 0;
+    for (const count of this.#inFlight.values()) sum += count;
+    return sum;
+  }
+
   /** Uploads in flight for a credential. */
   inFlight(clientId: string): number {
     return this.#inFlight.get(clientId) ?? 0;

@@ -630,7 +630,7 @@ export async function prepareStore(
   if (result.seeded) {
     deps.logger.info('demo data seeded', {
       region: deps.config.region,
-      ms: result.ms,
+      durationMs: result.ms,
       ...result.counts,
     });
     if (deps.config.logLevel !== 'silent') {

@@ -8,7 +8,9 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Encoding } from '../../lib/compression.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { AppEnv } from '../../lib/create-app.ts';
+import type { Slot } from '../../lib/in-flight.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { BffMetrics } from '../../lib/metrics.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenManager } from '../../lib/upstream.ts';
 import {
@@ -151,6 +153,25 @@ function tooManyInFlight(scope: 'session' | 'user' | 'region', max: number): Res
 }
 
 /**
+ * The taken slot, counted in the metrics while it is held: proxied requests per region, and
+ * uploads. Released once, like the slot itself.
+ */
+function countedSlot(slot: Slot, metrics: BffMetrics, region: string, upload: boolean): Slot {
+  metrics.inFlight.inc({ region });
+  if (upload) metrics.uploadsInFlight.inc();
+  let held = true;
+  return {
+    release() {
+      if (!held) return;
+      held = false;
+      metrics.inFlight.dec({ region });
+      if (upload) metrics.uploadsInFlight.dec();
+      slot.release();
+    },
+  };
+}
+
+/**
  * Fallback for `app.request()` (no socket): a Response whose body streams from the upstream.
  * The idle watch starts after the web stream has attached, so no byte flows before it is read.
  */
@@ -257,8 +278,9 @@ export function createProxyRouter(deps: {
   tokens: TokenManager;
   logger: Logger;
   random: () => number;
+  metrics: BffMetrics;
 }) {
-  const { config, sessions, tokens, logger } = deps;
+  const { config, sessions, tokens, logger, metrics } = deps;
   const router = createRouter();
   // Per app, so the pools' size follows this BFF's region cap (see createUpstreamAgents).
   const agents = createUpstreamAgents(config.inFlight.perRegion);
@@ -341,13 +363,14 @@ export function createProxyRouter(deps: {
       user: { key: `user:${session.region}:${session.ownerId}`, max: perUser },
       region: { key: `region:${session.region}`, max: perRegion },
     };
-    const slot = inFlight.acquire([claims.session, claims.user, claims.region]);
-    if ('full' in slot) {
+    const taken = inFlight.acquire([claims.session, claims.user, claims.region]);
+    if ('full' in taken) {
       const scope =
-        slot.full === claims.session ? 'session' : slot.full === claims.user ? 'user' : 'region';
+        taken.full === claims.session ? 'session' : taken.full === claims.user ? 'user' : 'region';
       logger.info('proxy in-flight cap reached', { requestId: c.var.requestId, scope });
-      return tooManyInFlight(scope, slot.full.max);
+      return tooManyInFlight(scope, taken.full.max);
     }
+    const slot = countedSlot(taken, metrics, session.region, upload);
     // An admitted upload may take longer than the request deadline (middlewares/request-deadline.ts);
     // the body idle timer (below) and the server's upload timeout still bound it.
     if (upload && hasBody) c.set('longBody', true);
@@ -380,6 +403,12 @@ export function createProxyRouter(deps: {
         }
 
         let upstream: IncomingMessage;
+        const sent = performance.now();
+        const observe = (status: string) =>
+          metrics.upstreamDuration.observe(
+            { region: region.id, status },
+            (performance.now() - sent) / 1000,
+          );
         try {
           const body = hasBody ? requestBody(c) : undefined;
           upstream = await exchange({
@@ -396,11 +425,20 @@ export function createProxyRouter(deps: {
             random: deps.random,
             onRetry: () => {
               attempts++;
+              metrics.upstreamRetries.inc({ region: region.id });
             },
           });
           attempts++;
+          observe(String(upstream.statusCode ?? 502));
         } catch (error) {
           c.set('upstreamAttempts', attempts + 1);
+          observe(
+            clientSignal.aborted || error instanceof ClientAbortedError
+              ? 'aborted'
+              : error instanceof UpstreamTimeoutError
+                ? 'timeout'
+                : 'error',
+          );
           if (clientSignal.aborted || error instanceof ClientAbortedError) {
             // The browser left; nobody reads this answer, it only names the outcome in the log.
             return new Response(null, { status: 499 });

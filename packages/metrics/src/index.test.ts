@@ -1,0 +1,75 @@
+import type { Server } from 'node:http';
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { createMetrics, startMetricsServer } from './index.ts';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+describe('createMetrics', () => {
+  it('observes requests by route pattern and status, never the raw path', async () => {
+    const metrics = createMetrics('wsc_test');
+    const app = new Hono();
+    app.use(metrics.middleware());
+    app.get('/v1/users/:id', (c) => c.json({ id: c.req.param('id') }));
+    app.get('/v1/boom', () => {
+      throw new Error('boom');
+    });
+    for (const id of ['a', 'b', 'c'])
+      expect((await app.request(`/v1/users/${id}`)).status).toBe(200);
+    expect((await app.request('/v1/nothing-here')).status).toBe(404);
+    expect((await app.request('/v1/boom')).status).toBe(500);
+
+    const text = await metrics.registry.metrics();
+    expect(text).toContain(
+      'wsc_test_http_request_duration_seconds_count{method="GET",route="/v1/users/:id",status="200"} 3',
+    );
+    expect(text).toContain(
+      'wsc_test_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1',
+    );
+    expect(text).toContain(
+      'wsc_test_http_request_duration_seconds_count{method="GET",route="/v1/boom",status="500"} 1',
+    );
+    expect(text).not.toMatch(/route="\/v1\/users\/a"/);
+    // Node's own: event-loop lag among them.
+    expect(text).toContain('wsc_test_nodejs_eventloop_lag_seconds');
+  });
+
+  it('takes the status from the app when the answer went out on the socket itself', async () => {
+    const metrics = createMetrics('wsc_test2');
+    const app = new Hono<{ Variables: { sent: number } }>();
+    app.use(
+      metrics.middleware<{ Variables: { sent: number } }>({
+        status: (c) => (c.get('sent') as number | undefined) ?? c.res.status,
+      }),
+    );
+    app.get('/api/*', (c) => {
+      c.set('sent', 207);
+      return c.body(null, 200);
+    });
+    await app.request('/api/v1/x');
+    expect(await metrics.registry.metrics()).toContain(
+      'wsc_test2_http_request_duration_seconds_count{method="GET",route="/api/*",status="207"} 1',
+    );
+  });
+});
+
+describe('startMetricsServer', () => {
+  it('serves Prometheus text at GET /metrics on its own port, and nothing else', async () => {
+    const metrics = createMetrics('wsc_test3');
+    const { server, port } = await startMetricsServer(metrics.registry, {
+      port: 0,
+      host: '127.0.0.1',
+    });
+    servers.push(server);
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(await res.text()).toContain('# TYPE wsc_test3_http_request_duration_seconds histogram');
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404);
+  });
+});
