@@ -26,6 +26,7 @@ import { requestDeadline } from './middlewares/request-deadline.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
 import { createDefinitionsRouter } from './routes/definitions/definitions.index.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
+import { createOpenApiRouter } from './routes/openapi/openapi.index.ts';
 import { unsafeTargetReason } from './routes/proxy/proxy-rules.ts';
 import { createProxyRouter } from './routes/proxy/proxy.index.ts';
 import { createSavedViewsRouter } from './routes/saved-views/saved-views.index.ts';
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // browser accepts it, over 1 KiB; streamed (CompressionStream), never buffered.
   app.use('/bff/*', compress({ contentTypeFilter: /^application\/(?:problem\+)?json/ }));
   app.route('/bff', createHealthRouter({ config, store, fetch: doFetch }));
+  app.route('/bff', createOpenApiRouter());
   app.route(
     '/bff',
     createAuthRouter({

@@ -116,6 +116,10 @@ it("serves from the bundle on a new data folder without initdb's memory peak", a
   expect(metrics).toContain('wsc_api_nodejs_eventloop_lag_seconds');
   expect(metrics).toContain('wsc_api_uploads_in_flight 0');
   expect((await fetch(`${base}/metrics`)).status).toBe(404);
+  // The API reference's files come from swagger-ui-dist, found at run time next to the bundle.
+  const ui = await fetch(`${base}/v1/docs/swagger-ui-bundle.js`);
+  expect(ui.status).toBe(200);
+  expect((await ui.text()).length).toBeGreaterThan(100_000);
 
   // Peak over start-up, the demo seed and these requests: ~330-340 MiB; under tsx with initdb in
   // process it was 750-850 MiB (docs/benchmarks.md, "Workspace API memory").

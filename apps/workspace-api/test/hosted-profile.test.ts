@@ -58,8 +58,8 @@ function expectMessage(res: TestResponse, status: number, pattern?: RegExp): str
 const get = (path: string, token = h.tokens.admin) => h.request('GET', path, { token });
 
 describe('1. extensions are not mounted', () => {
-  it('answers 404 for /v1/me, /v1/definitions and /v1/openapi.json; /health stays', async () => {
-    for (const path of ['/v1/me', '/v1/definitions', '/v1/openapi.json']) {
+  it('answers 404 for /v1/me, /v1/definitions, /v1/openapi.json and /v1/docs; /health stays', async () => {
+    for (const path of ['/v1/me', '/v1/definitions', '/v1/openapi.json', '/v1/docs']) {
       expectMessage(await get(path), 404);
     }
     const health = await h.request('GET', '/health');

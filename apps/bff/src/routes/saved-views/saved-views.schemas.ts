@@ -105,15 +105,18 @@ export const StoredSearchSchema = z.object({
   columns: z.array(z.string()).catch([]),
 });
 
-export type SavedView = {
-  id: string;
-  name: string;
-  recordType: string;
-  alias: string;
-  filter: string;
-  sort: string;
-  columns: string[];
-  isDefault: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+/** A saved view as the routes answer it (`GET /bff/views` items, and every single view). */
+export const SavedViewSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  /** One of apps, elements, tasks, transactions (checked when the view was created). */
+  recordType: z.string(),
+  alias: z.string(),
+  filter: z.string(),
+  sort: z.string(),
+  columns: z.array(z.string()),
+  isDefault: z.boolean(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type SavedView = z.infer<typeof SavedViewSchema>;

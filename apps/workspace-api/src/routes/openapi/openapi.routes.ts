@@ -13,4 +13,14 @@ export const openapiRoutes: RouteSpec[] = [
       200: { description: 'OpenAPI document', schema: z.looseObject({ openapi: z.string() }) },
     },
   },
+  {
+    method: 'get',
+    path: '/v1/docs',
+    summary: 'This API reference to browse (Swagger UI over /v1/openapi.json, self-hosted)',
+    tags: ['Meta'],
+    auth: false,
+    responses: {
+      200: { description: 'HTML page', contentType: 'text/html' },
+    },
+  },
 ];

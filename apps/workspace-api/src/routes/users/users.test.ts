@@ -224,6 +224,33 @@ describe('cross-cutting', () => {
     );
   });
 
+  it('serves a browsable reference at /v1/docs: self-hosted, no inline script, strict CSP', async () => {
+    const page = await h.request('GET', '/v1/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    const csp = page.headers.get('Content-Security-Policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe');
+    // Every script is a file of this origin.
+    const scripts = [...page.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1] ?? '');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const attributes of scripts) expect(attributes).toMatch(/src="\/v1\/docs\/[\w.-]+\.js"/);
+    for (const [asset, type] of [
+      ['swagger-ui-bundle.js', 'text/javascript'],
+      ['swagger-ui.css', 'text/css'],
+      ['init.js', 'text/javascript'],
+    ] as const) {
+      const res = await h.request('GET', `/v1/docs/${asset}`);
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('Content-Type'), asset).toContain(type);
+      expect(res.text.length, asset).toBeGreaterThan(100);
+    }
+    expect((await h.request('GET', '/v1/docs/init.js')).text).toContain("url: '/v1/openapi.json'");
+    expect((await h.request('GET', '/v1/docs/package.json')).status).toBe(404);
+    expect((await h.request('GET', '/v1/docs/..%2Fpackage.json')).status).toBe(404);
+  });
+
   it('answers unknown routes with 404 and wrong methods with 405 problem+json', async () => {
     const missing = await h.request('GET', '/nothing-here');
     expect(missing.status).toBe(404);
