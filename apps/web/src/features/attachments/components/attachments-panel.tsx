@@ -114,7 +114,7 @@ export function AttachmentsPanel({ record }: { record: RecordRef }) {
           Files and links{query.data ? ` · ${visible.length}` : ''}
         </h4>
         {query.isPending ? (
-          <div className="grid gap-2" aria-busy="true" aria-label="Loading attachments">
+          <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading attachments">
             {Array.from({ length: 3 }, (_, i) => (
               <Skeleton key={i} className="h-12 w-full" />
             ))}

@@ -63,7 +63,7 @@ export function CommentsPanel({ record }: { record: RecordRef }) {
     <section aria-label="Comments" className="flex min-h-0 flex-1 flex-col">
       <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
         {query.isPending ? (
-          <div className="grid gap-3" aria-busy="true" aria-label="Loading comments">
+          <div className="grid gap-3" role="status" aria-busy="true" aria-label="Loading comments">
             {Array.from({ length: 3 }, (_, i) => (
               <Skeleton key={i} className="h-16 w-full" />
             ))}

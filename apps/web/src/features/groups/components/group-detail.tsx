@@ -207,7 +207,7 @@ export function GroupDetail({
           )}
 
           {members.isPending ? (
-            <div className="grid gap-2" aria-busy="true" aria-label="Loading members">
+            <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading members">
               {Array.from({ length: 5 }, (_, i) => (
                 <Skeleton key={i} className="h-9 w-full" />
               ))}

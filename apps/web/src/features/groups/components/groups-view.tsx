@@ -29,7 +29,7 @@ export function GroupsView() {
 
   if (query.isPending) {
     return (
-      <div className="grid gap-2 px-6 py-4" aria-busy="true" aria-label="Loading groups">
+      <div className="grid gap-2 px-6 py-4" role="status" aria-busy="true" aria-label="Loading groups">
         {Array.from({ length: 6 }, (_, i) => (
           <Skeleton key={i} className="h-9 w-full" />
         ))}

@@ -330,7 +330,7 @@ function LocalSortNote({
 
 function TableSkeleton() {
   return (
-    <div className="flex-1 overflow-hidden" aria-busy="true" aria-label="Loading records">
+    <div className="flex-1 overflow-hidden" role="status" aria-busy="true" aria-label="Loading records">
       <div className="bg-muted h-9 border-b" />
       {Array.from({ length: 12 }, (_, i) => (
         <div key={i} className="flex h-[37px] items-center gap-6 border-b px-4">

@@ -106,7 +106,7 @@ export function RelatedItemsPanel({
         />
       )}
       {query.isPending ? (
-        <div className="grid gap-2" aria-busy="true" aria-label="Loading related items">
+        <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading related items">
           {Array.from({ length: 3 }, (_, i) => (
             <Skeleton key={i} className="h-12 w-full" />
           ))}

@@ -120,7 +120,7 @@ export function AssignedRecordsSection({
                 )}
               </div>
               {!query || query.isPending ? (
-                <div className="grid gap-1.5" aria-busy="true" aria-label="Loading">
+                <div className="grid gap-1.5" role="status" aria-busy="true" aria-label="Loading">
                   <Skeleton className="h-4 w-2/3" />
                   <Skeleton className="h-4 w-1/2" />
                 </div>

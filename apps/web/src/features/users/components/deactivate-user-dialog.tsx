@@ -71,7 +71,7 @@ export function DeactivateUserDialog({
             What they own
           </h3>
           {loading ? (
-            <div className="grid gap-1.5" aria-busy="true" aria-label="Loading their records">
+            <div className="grid gap-1.5" role="status" aria-busy="true" aria-label="Loading their records">
               <Skeleton className="h-4 w-2/3" />
               <Skeleton className="h-4 w-1/2" />
             </div>

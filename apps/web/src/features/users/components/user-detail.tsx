@@ -129,7 +129,7 @@ export function UserDetail({
                 Groups
               </h2>
               {groups.isPending ? (
-                <div className="flex gap-2" aria-busy="true" aria-label="Loading groups">
+                <div className="flex gap-2" role="status" aria-busy="true" aria-label="Loading groups">
                   <Skeleton className="h-6 w-24" />
                   <Skeleton className="h-6 w-20" />
                 </div>

@@ -100,7 +100,7 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
           Watchers{count !== undefined ? ` · ${count}` : ''}
         </h3>
         {query.isPending ? (
-          <div className="grid gap-2" aria-busy="true" aria-label="Loading watchers">
+          <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading watchers">
             {Array.from({ length: 3 }, (_, i) => (
               <Skeleton key={i} className="h-11 w-full" />
             ))}

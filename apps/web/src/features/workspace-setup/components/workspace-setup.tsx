@@ -233,7 +233,7 @@ export function WorkspaceSetup({
         {definitions === 'workspace' && (
           <Suspense
             fallback={
-              <div className="grid gap-3" aria-busy="true" aria-label="Loading the description">
+              <div className="grid gap-3" role="status" aria-busy="true" aria-label="Loading the description">
                 <Skeleton className="h-28 w-full" />
                 <Skeleton className="h-24 w-full" />
                 <Skeleton className="h-24 w-full" />
