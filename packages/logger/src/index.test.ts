@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { createLogger } from './index.ts';
@@ -58,6 +61,43 @@ describe('createLogger', () => {
       access_token: '[redacted]',
       headers: { Authorization: '[redacted]', cookie: '[redacted]', accept: 'json' },
       attempts: [{ password: '[redacted]' }],
+    });
+  });
+});
+
+describe('output', () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  /** What a process using the logger prints, with stdout a terminal or not (ANSI colors removed). */
+  function printed(tty: boolean): string {
+    const script = `
+      if (${tty}) Object.defineProperty(process.stdout, 'isTTY', { value: true });
+      const { createLogger } = await import(${JSON.stringify(path.join(here, 'index.ts'))});
+      createLogger().info('listening', { url: 'http://127.0.0.1:8080', clientSecret: 'S3cr3t' });
+    `;
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: here, encoding: 'utf8' },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    return child.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+  }
+
+  it('is a readable line in a terminal', () => {
+    const text = printed(true);
+    expect(text).toMatch(/^\[\d{2}:\d{2}:\d{2}\] INFO: listening /);
+    expect(text).toContain('"url":"http://127.0.0.1:8080"');
+    expect(text).not.toContain('S3cr3t');
+  });
+
+  it('is one JSON object per line otherwise', () => {
+    const text = printed(false);
+    expect(JSON.parse(text)).toMatchObject({
+      level: 'info',
+      msg: 'listening',
+      url: 'http://127.0.0.1:8080',
+      clientSecret: '[redacted]',
     });
   });
 });
