@@ -77,11 +77,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     styles: tokenStyles,
   });
   const sessions = createSessions({ config, store, clock, sealer, tokens, logger });
-  const limiter = createFailureLimiter({ ...config.loginRateLimit, clock });
+  const limiter = createFailureLimiter({ db: store.db, ...config.loginRateLimit, clock });
   const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
   const workspace = workspaceStore(store.db);
 
-  const app = createBaseApp(logger);
+  const app = createBaseApp(logger, config.trustProxy);
   // The proxy answers on the socket itself: its status is sentStatus, not the marker response's.
   app.use(metrics.middleware<AppEnv>({ status: (c) => c.var.sentStatus ?? c.res.status }));
 

@@ -103,6 +103,11 @@ export const EnvSchema = z.object({
    * for a loopback host (local development).
    */
   BFF_PUBLIC_ORIGIN: z.preprocess(blankIsUnset, publicOrigins.optional()),
+  /**
+   * How many proxies in front of the BFF append to `X-Forwarded-For` (a load balancer: 1). Their
+   * entries name the client for the sign-in limit and the logs; 0 trusts none (the socket peer).
+   */
+  BFF_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** Time for a client to send its request headers (Node's `headersTimeout`). */
   BFF_HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
   /** Time for a client to send a whole request, body included, except an authenticated upload. */

@@ -1,5 +1,6 @@
 // Test harness: a BFF wired to a fake upstream, a shared in-memory PGlite store, a fake clock and
 // a captured log, plus helpers that sign in and call the BFF like the console does.
+import { randomInt } from 'node:crypto';
 import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 
@@ -89,6 +90,10 @@ export async function createHarness(
     return res;
   };
 
+  // Harnesses share a store (per worker, or one PostgreSQL for all), and with it the failed
+  // sign-in counts per client address: each signs in from an address of its own, so one test's
+  // failures never count against another's (tests of the limit pass theirs).
+  const peer = `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
   const login = async (
     input: {
       clientId?: string;
@@ -96,22 +101,31 @@ export async function createHarness(
       region?: string;
       cookie?: string;
       email?: string;
+      /** The client's address (app.request only; over a socket it is the loopback peer). */
+      address?: string;
     } = {},
   ) => {
-    const res = await request('/bff/login', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-csrf': '1',
-        ...(input.cookie ? { cookie: `${SESSION_COOKIE}=${input.cookie}` } : {}),
+    const env = base
+      ? undefined
+      : { incoming: { socket: { remoteAddress: input.address ?? peer } } };
+    const res = await request(
+      '/bff/login',
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-csrf': '1',
+          ...(input.cookie ? { cookie: `${SESSION_COOKIE}=${input.cookie}` } : {}),
+        },
+        body: JSON.stringify({
+          clientId: input.clientId ?? CLIENT_ID,
+          clientSecret: input.clientSecret ?? CLIENT_SECRET,
+          region: input.region ?? 'default',
+          ...(input.email === undefined ? {} : { email: input.email }),
+        }),
       },
-      body: JSON.stringify({
-        clientId: input.clientId ?? CLIENT_ID,
-        clientSecret: input.clientSecret ?? CLIENT_SECRET,
-        region: input.region ?? 'default',
-        ...(input.email === undefined ? {} : { email: input.email }),
-      }),
-    });
+      env,
+    );
     const setCookie = res.headers.get('set-cookie') ?? '';
     const cookie = new RegExp(`${SESSION_COOKIE}=([^;]*)`).exec(setCookie)?.[1] ?? '';
     return { res, cookie, setCookie };

@@ -93,6 +93,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The failed sign-in limit, shared by every instance on this store instead of one per process.
+  '0005_login_failures': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('login_failures')
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('login_failures_key_at')
+        .on('login_failures')
+        .columns(['key', 'at'])
+        .execute();
+      await db.schema.createIndex('login_failures_at').on('login_failures').column('at').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

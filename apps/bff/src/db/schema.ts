@@ -65,8 +65,15 @@ export type WorkspaceDefinitionsTable = {
   updated_by: string;
 };
 
+/** Failed sign-ins per client address, shared by every instance on the store (migration 0005). */
+export type LoginFailuresTable = {
+  key: string;
+  at: Millis;
+};
+
 export type BffDatabase = {
   sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
   saved_views: SavedViewsTable;
   user_preferences: UserPreferencesTable;
   workspace_definitions: WorkspaceDefinitionsTable;

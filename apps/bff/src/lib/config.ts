@@ -71,6 +71,11 @@ export type BffConfig = {
   maxStoredDefinitions: number;
   retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number; maxRetryAfterMs: number };
   loginRateLimit: { max: number; windowMs: number };
+  /**
+   * Proxies in front of the BFF whose `X-Forwarded-For` entries are believed (BFF_TRUST_PROXY):
+   * 0 takes the socket peer as the client.
+   */
+  trustProxy: number;
   /** A token is refreshed once this fraction of its lifetime has passed. */
   tokenRefreshRatio: number;
 };
@@ -162,6 +167,7 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     maxStoredDefinitions: MAX_STORED_DEFINITIONS,
     retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 2_000 },
     loginRateLimit: { max: 10, windowMs: 5 * 60_000 },
+    trustProxy: 0,
     tokenRefreshRatio: 0.9,
   };
 }
@@ -211,6 +217,7 @@ export function configFromEnv(env: Env): BffConfig {
       perRegion: env.BFF_MAX_IN_FLIGHT_PER_REGION,
     },
     publicOrigins: env.BFF_PUBLIC_ORIGIN ?? null,
+    trustProxy: env.BFF_TRUST_PROXY,
     server: {
       headersTimeoutMs: env.BFF_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.BFF_REQUEST_TIMEOUT_MS,

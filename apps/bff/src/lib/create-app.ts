@@ -7,6 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 
 import type { SessionRecord } from '../db/store.ts';
 import type { Logger } from './logger.ts';
+import { requestClient } from './client-address.ts';
 import { problemResponse } from './errors.ts';
 
 export type AppEnv = {
@@ -60,7 +61,7 @@ export function createRouter() {
  * const app = createBaseApp(logger);
  * app.route('/bff', authRouter);
  */
-export function createBaseApp(logger: Logger) {
+export function createBaseApp(logger: Logger, trustProxy = 0) {
   const app = createRouter();
 
   app.use(async (c, next) => {
@@ -85,6 +86,7 @@ export function createBaseApp(logger: Logger) {
       path: pathStart === -1 ? '/' : url.slice(pathStart),
       status: c.var.sentStatus ?? c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
+      client: requestClient(c, trustProxy),
       ...(c.var.upstreamStatus === undefined ? {} : { upstreamStatus: c.var.upstreamStatus }),
       ...(c.var.upstreamAttempts === undefined ? {} : { upstreamAttempts: c.var.upstreamAttempts }),
     });

@@ -1,5 +1,4 @@
 // Sign-in, sign-out, session info and public config: the `/bff/*` session routes.
-import type { Context } from 'hono';
 
 import type {
   BffConfig as BffConfigReply,
@@ -13,12 +12,12 @@ import { capabilitiesFor, LoginInputSchema } from '@wsc/api-client';
 
 import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
-import type { AppEnv } from '../../lib/create-app.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ProfileDetector } from '../../lib/profiles.ts';
 import type { FailureLimiter } from '../../lib/rate-limit.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenStyles } from '../../lib/upstream.ts';
+import { requestClient } from '../../lib/client-address.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
 import { hostedUser, lookUpUser, ownerIdFor, userFromMe } from '../../lib/identities.ts';
@@ -34,16 +33,6 @@ import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
-
-/**
- * The client's address for rate limiting: the socket peer (no proxy headers are trusted).
- *
- * @example
- * const key = clientAddress(c);
- */
-export function clientAddress(c: Context<AppEnv>): string {
-  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
-}
 
 /** Sign-in bodies: an id, a secret, a region and an email fit many times over (DESIGN.md §6). */
 export const LOGIN_BODY_BYTES = 16 * 1024;
@@ -110,8 +99,8 @@ export function createAuthRouter(deps: {
     jsonBodyLimit(LOGIN_BODY_BYTES),
     loadSession,
     async (c) => {
-      const address = clientAddress(c);
-      const wait = limiter.retryAfter(address);
+      const address = requestClient(c, config.trustProxy);
+      const wait = await limiter.retryAfter(address);
       if (wait > 0) {
         return problemResponse({
           status: 429,
@@ -207,8 +196,12 @@ export function createAuthRouter(deps: {
         }
       } catch (error) {
         if (error instanceof CredentialsRejectedError) {
-          limiter.recordFailure(address);
-          logger.info('sign-in refused', { requestId: c.var.requestId, region: region.id });
+          await limiter.recordFailure(address);
+          logger.info('sign-in refused', {
+            requestId: c.var.requestId,
+            region: region.id,
+            client: address,
+          });
           return problemResponse({
             status: 401,
             code: 'invalid_credentials',

@@ -121,11 +121,15 @@ describe('POST /bff/login', () => {
   });
 });
 
+/** The production limit, spelled out: 10 failed sign-ins per address per 5 minutes. */
+const LOGIN_LIMIT = { loginRateLimit: { max: 10, windowMs: 5 * 60_000 } };
+
 describe('failed sign-in rate limit', () => {
   it('answers 429 with Retry-After after 10 failures from one address, not for others', async () => {
+    const limited10 = await createHarness({ upstream: h.upstream, config: LOGIN_LIMIT });
     const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
     const attempt = (address: string, secret: string) =>
-      h.request(
+      limited10.request(
         '/bff/login',
         {
           method: 'POST',
@@ -134,15 +138,92 @@ describe('failed sign-in rate limit', () => {
         },
         from(address),
       );
-    for (let i = 0; i < 10; i++) expect((await attempt('10.9.9.9', 'nope')).status).toBe(401);
-    const calls = h.upstream.tokenCalls;
-    const limited = await attempt('10.9.9.9', CLIENT_SECRET);
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(h.upstream.tokenCalls).toBe(calls);
-    expect((await attempt('10.9.9.10', CLIENT_SECRET)).status).toBe(200);
-    h.clock.advance(5 * 60_000);
-    expect((await attempt('10.9.9.9', CLIENT_SECRET)).status).toBe(200);
+    try {
+      for (let i = 0; i < 10; i++) expect((await attempt('10.9.9.9', 'nope')).status).toBe(401);
+      const calls = h.upstream.tokenCalls;
+      const limited = await attempt('10.9.9.9', CLIENT_SECRET);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(h.upstream.tokenCalls).toBe(calls);
+      expect((await attempt('10.9.9.10', CLIENT_SECRET)).status).toBe(200);
+      limited10.clock.advance(5 * 60_000);
+      expect((await attempt('10.9.9.9', CLIENT_SECRET)).status).toBe(200);
+    } finally {
+      await limited10.close();
+    }
+  });
+});
+
+describe('failed sign-in rate limit across instances and behind proxies', () => {
+  const attempt = (
+    harness: Harness,
+    secret: string,
+    init: { peer?: string; forwardedFor?: string } = {},
+  ) =>
+    harness.request(
+      '/bff/login',
+      {
+        method: 'POST',
+        headers: {
+          'x-csrf': '1',
+          'content-type': 'application/json',
+          ...(init.forwardedFor ? { 'x-forwarded-for': init.forwardedFor } : {}),
+        },
+        body: JSON.stringify({ clientId: 'client-1', clientSecret: secret, region: 'default' }),
+      },
+      { incoming: { socket: { remoteAddress: init.peer ?? '10.7.7.7' } } },
+    );
+
+  it('holds across two BFF instances on one store: failures on either count for both', async () => {
+    const first = await createHarness({ upstream: h.upstream, config: LOGIN_LIMIT });
+    const second = await createHarness({
+      store: first.store,
+      upstream: h.upstream,
+      config: LOGIN_LIMIT,
+    });
+    try {
+      for (let i = 0; i < 10; i++) {
+        const on = i % 2 === 0 ? first : second;
+        expect((await attempt(on, 'nope')).status).toBe(401);
+      }
+      expect((await attempt(first, CLIENT_SECRET)).status).toBe(429);
+      expect((await attempt(second, CLIENT_SECRET)).status).toBe(429);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
+  it('with BFF_TRUST_PROXY, counts per client behind the balancer, whatever the client forged', async () => {
+    const proxied = await createHarness({
+      upstream: h.upstream,
+      config: { ...LOGIN_LIMIT, trustProxy: 1 },
+    });
+    try {
+      const balancer = '10.0.0.5';
+      for (let i = 0; i < 10; i++) {
+        // A different forged first entry each time: only the balancer's entry counts.
+        const res = await attempt(proxied, 'nope', {
+          peer: balancer,
+          forwardedFor: `203.0.113.${i}, 198.51.100.7`,
+        });
+        expect(res.status).toBe(401);
+      }
+      const limited = await attempt(proxied, CLIENT_SECRET, {
+        peer: balancer,
+        forwardedFor: '198.51.100.7',
+      });
+      expect(limited.status).toBe(429);
+      // Someone else behind the same balancer is not locked out.
+      expect(
+        (await attempt(proxied, CLIENT_SECRET, { peer: balancer, forwardedFor: '198.51.100.8' }))
+          .status,
+      ).toBe(200);
+      // The refused sign-ins are logged with the client's address.
+      expect(proxied.logs.join('\n')).toContain('"client":"198.51.100.7"');
+    } finally {
+      await proxied.close();
+    }
   });
 });
 
