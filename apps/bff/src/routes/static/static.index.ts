@@ -38,13 +38,18 @@ const NOT_BUILT =
   'Build it with `pnpm --filter web build` (or point PUBLIC_DIR at a built console); no restart needed.\n' +
   'The BFF itself is running: /bff/* and /api/v1/* work.\n';
 
-async function isFile(file: string): Promise<boolean> {
+/** The file's size, or undefined when there is no such file. */
+async function fileSize(file: string): Promise<number | undefined> {
   try {
-    return (await stat(file)).isFile();
+    const info = await stat(file);
+    return info.isFile() ? info.size : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/** Where the build puts a file's precompressed copy in each encoding. */
+const COPY_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
 /**
  * A file's response, from its precompressed copy (`x.js.br`, `x.js.gz`, written by the build)
@@ -56,25 +61,21 @@ async function fileResponse(
   cacheControl: string,
   acceptEncoding: string | undefined,
 ): Promise<Response | undefined> {
-  if (!(await isFile(file))) return undefined;
+  const size = await fileSize(file);
+  if (size === undefined) return undefined;
   const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-  const copies: Encoding[] = [];
+  const copies = new Map<Encoding, number>();
   for (const encoding of ENCODINGS) {
-    if (await isFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`)) copies.push(encoding);
+    const copySize = await fileSize(file + COPY_SUFFIX[encoding]);
+    if (copySize !== undefined) copies.set(encoding, copySize);
   }
-  const encoding = preferredEncoding(acceptEncoding, copies);
-  const sent = encoding === undefined ? file : `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
-  let info;
-  try {
-    info = await stat(sent);
-  } catch {
-    return undefined;
-  }
+  const encoding = preferredEncoding(acceptEncoding, [...copies.keys()]);
+  const sent = encoding === undefined ? file : file + COPY_SUFFIX[encoding];
   const headers: Record<string, string> = {
     'content-type': type,
-    'content-length': String(info.size),
+    'content-length': String(encoding === undefined ? size : copies.get(encoding)),
     'cache-control': cacheControl,
-    ...(copies.length > 0 ? { vary: 'Accept-Encoding' } : {}),
+    ...(copies.size > 0 ? { vary: 'Accept-Encoding' } : {}),
     ...(encoding === undefined ? {} : { 'content-encoding': encoding }),
   };
   if (method === 'HEAD') return new Response(null, { status: 200, headers });
