@@ -49,6 +49,15 @@ describe('BFF metrics', () => {
     expect(
       await sample('wsc_bff_token_calls_total{region="default",result="200"}'),
     ).toBeGreaterThanOrEqual(1);
+    // A readiness probe also reaches the token URL (GET): it is not a token call.
+    const tokenCalls = async () =>
+      (await h.metrics.registry.metrics())
+        .split('\n')
+        .filter((l) => l.startsWith('wsc_bff_token_calls_total{'))
+        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+    const before = await tokenCalls();
+    expect((await h.request('/bff/ready')).status).toBe(200);
+    expect(await tokenCalls()).toBe(before);
     expect(await sample('wsc_bff_sessions')).toBeGreaterThanOrEqual(1);
     // Every slot given back: nothing in flight once the answers are over.
     expect(await sample('wsc_bff_proxied_in_flight{region="default"}')).toBe(0);

@@ -66,12 +66,14 @@ export function createBffMetrics(deps: {
       this.set(Number(row?.n ?? 0));
     },
   });
-  /** `fetch` counting the calls that go to a region's token endpoint. */
+  /** `fetch` counting the token requests (POST) to a region's token endpoint; not readiness probes. */
   const countTokenCalls =
     (inner: typeof fetch): typeof fetch =>
     async (input, init) => {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      const region = deps.regions.find((r) => r.tokenUrl === url);
+      const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+      const region =
+        method.toUpperCase() === 'POST' ? deps.regions.find((r) => r.tokenUrl === url) : undefined;
       if (!region) return inner(input, init);
       try {
         const res = await inner(input, init);
