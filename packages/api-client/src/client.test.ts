@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { ApiClient } from './client.ts';
 import type { RecordedRequest, TestServer } from './testing/http-server.ts';
-import { createApiClient, path, queryString } from './client.ts';
+import { createApiClient } from './client.ts';
+import { path, queryString } from './client/transport.ts';
 import { ApiError, isApiError } from './errors.ts';
 import * as f from './testing/fixtures.ts';
 import { sendJson, startTestServer } from './testing/http-server.ts';
