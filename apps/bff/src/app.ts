@@ -12,7 +12,7 @@ import type { TokenStyles } from './lib/upstream.ts';
 import { systemClock } from './lib/clock.ts';
 import { createBaseApp } from './lib/create-app.ts';
 import { createSealer } from './lib/crypto.ts';
-import { problemResponse } from './lib/errors.ts';
+import { ProblemException } from './lib/errors.ts';
 import { createLogger } from './lib/logger.ts';
 import { createBffMetrics } from './lib/metrics.ts';
 import { createProfileDetector } from './lib/profiles.ts';
@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const target = c.env?.incoming?.url ?? url.slice(url.indexOf('/', url.indexOf('//') + 2));
     const reason = unsafeTargetReason(target);
     if (reason) {
-      return problemResponse({
+      throw new ProblemException({
         status: 400,
         code: 'bad_path',
         title: 'Bad Request',

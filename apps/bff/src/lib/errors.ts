@@ -1,5 +1,7 @@
 // RFC 9457 problem documents: the one error shape the BFF answers with.
+import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
 import { HTTPException } from 'hono/http-exception';
 
 import type { FieldProblem } from '@wsc/api-client';
@@ -11,6 +13,8 @@ export type ProblemInit = {
   /** Short machine code; becomes the problem `type` URN, e.g. `urn:wsc:bff:csrf`. */
   code: string;
   errors?: FieldProblem[];
+  /** Extra members, after `detail`: e.g. `parameter` and `position` of a bad filter. */
+  extra?: Record<string, unknown>;
   headers?: Record<string, string>;
 };
 
@@ -26,6 +30,7 @@ export function problemResponse(init: ProblemInit): Response {
     title: init.title,
     status: init.status,
     ...(init.detail === undefined ? {} : { detail: init.detail }),
+    ...init.extra,
     ...(init.errors === undefined ? {} : { errors: init.errors }),
   };
   return new Response(JSON.stringify(body), {
@@ -47,5 +52,35 @@ export function problemResponse(init: ProblemInit): Response {
 export class ProblemException extends HTTPException {
   constructor(readonly problem: ProblemInit) {
     super(problem.status, { message: problem.title, res: problemResponse(problem) });
+  }
+}
+
+/**
+ * zod issues as the `errors` of a problem document, each naming its field (`(body)` for the whole).
+ *
+ * @example
+ * fieldProblems(parsed.error.issues); // [{ field: 'name', message: 'Name is required' }]
+ */
+export function fieldProblems(issues: z.core.$ZodIssue[]): FieldProblem[] {
+  return issues.map((issue) => ({
+    field: issue.path.join('.') || '(body)',
+    message: issue.message,
+  }));
+}
+
+/**
+ * The request's JSON body; a body that is not JSON is a 400 `bad_request` problem.
+ *
+ * @example
+ * const body = await readJsonBody(c);
+ */
+export async function readJsonBody(
+  c: Context,
+  detail = 'The body must be a JSON object',
+): Promise<unknown> {
+  try {
+    return (await c.req.json()) as unknown;
+  } catch {
+    throw new ProblemException({ status: 400, code: 'bad_request', title: 'Bad Request', detail });
   }
 }

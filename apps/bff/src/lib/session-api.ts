@@ -11,7 +11,7 @@ import type { BffConfig, Region } from './config.ts';
 import type { Sessions } from './sessions.ts';
 import type { TokenManager } from './upstream.ts';
 import { unauthenticated } from '../middlewares/require-auth.ts';
-import { problemResponse } from './errors.ts';
+import { ProblemException } from './errors.ts';
 import { CredentialsRejectedError, UpstreamUnavailableError } from './upstream.ts';
 
 export type SessionApi = {
@@ -27,11 +27,15 @@ export type SessionApi = {
     clientSignal?: AbortSignal,
   ): Promise<T>;
   /**
-   * The answer for a failure no route-specific rule covers: a session whose credentials were
-   * revoked is ended (401); an unreachable API or token endpoint is 502/504; a rate limit 429;
-   * an upstream status is passed on as a problem document; anything else is rethrown.
+   * The problem for a failure no route-specific rule covers, for the route to throw: a session
+   * whose credentials were revoked is ended (401); an unreachable API or token endpoint is
+   * 502/504; a rate limit 429; an upstream status is passed on as a problem document; anything
+   * else is rethrown.
+   *
+   * @example
+   * try { ... } catch (error) { throw await api.failure(error, session); }
    */
-  failure(error: unknown, session: SessionRecord): Promise<Response>;
+  failure(error: unknown, session: SessionRecord): Promise<ProblemException>;
 };
 
 /**
@@ -86,7 +90,7 @@ export function createSessionApi(deps: {
       }
       if (error instanceof UpstreamUnavailableError) {
         if (error.kind === 'rate_limited') {
-          return problemResponse({
+          return new ProblemException({
             status: 429,
             code: 'rate_limited',
             title: 'Too Many Requests',
@@ -94,7 +98,7 @@ export function createSessionApi(deps: {
             headers: { 'retry-after': String(error.retryAfter ?? 1) },
           });
         }
-        return problemResponse({
+        return new ProblemException({
           status: error.kind === 'timeout' ? 504 : 502,
           code: 'upstream_unavailable',
           title: error.kind === 'timeout' ? 'Gateway Timeout' : 'Bad Gateway',
@@ -105,7 +109,7 @@ export function createSessionApi(deps: {
         error instanceof Error &&
         (error.name === 'TimeoutError' || error.name === 'AbortError')
       ) {
-        return problemResponse({
+        return new ProblemException({
           status: 504,
           code: 'upstream_timeout',
           title: 'Gateway Timeout',
@@ -114,7 +118,7 @@ export function createSessionApi(deps: {
       }
       if (isApiError(error)) {
         if (error.status === 0) {
-          return problemResponse({
+          return new ProblemException({
             status: 502,
             code: 'upstream_unavailable',
             title: 'Bad Gateway',
@@ -122,7 +126,7 @@ export function createSessionApi(deps: {
           });
         }
         if (error.code === 'invalid_response' || error.status < 400) {
-          return problemResponse({
+          return new ProblemException({
             status: 502,
             code: 'upstream_bad_reply',
             title: 'Bad Gateway',
@@ -130,7 +134,7 @@ export function createSessionApi(deps: {
           });
         }
         if (error.status === 429) {
-          return problemResponse({
+          return new ProblemException({
             status: 429,
             code: 'rate_limited',
             title: 'Too Many Requests',
@@ -141,7 +145,7 @@ export function createSessionApi(deps: {
         }
         // Our own problem document with the upstream's status (403, 404, 5xx) and its message.
         const status = (error.status >= 600 ? 502 : error.status) as ContentfulStatusCode;
-        return problemResponse({
+        return new ProblemException({
           status,
           code: 'upstream',
           title: error.title,

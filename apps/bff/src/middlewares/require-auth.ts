@@ -2,7 +2,7 @@
 import { createMiddleware } from 'hono/factory';
 
 import type { AppEnv } from '../lib/create-app.ts';
-import { problemResponse } from '../lib/errors.ts';
+import { ProblemException } from '../lib/errors.ts';
 import { sessionCookie } from '../lib/sessions.ts';
 
 /**
@@ -13,17 +13,17 @@ import { sessionCookie } from '../lib/sessions.ts';
  */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.session) return next();
-  return unauthenticated(c.var.sessionId !== undefined);
+  throw unauthenticated(c.var.sessionId !== undefined);
 });
 
 /**
- * The 401 answer for a missing or dead session.
+ * The 401 problem for a missing or dead session; `clearCookie` also clears the session cookie.
  *
  * @example
- * return unauthenticated(true);
+ * throw unauthenticated(true);
  */
-export function unauthenticated(clearCookie: boolean): Response {
-  return problemResponse({
+export function unauthenticated(clearCookie: boolean): ProblemException {
+  return new ProblemException({
     status: 401,
     code: 'unauthenticated',
     title: 'Unauthorized',

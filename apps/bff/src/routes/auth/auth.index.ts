@@ -19,7 +19,7 @@ import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenStyles } from '../../lib/upstream.ts';
 import { requestClient } from '../../lib/client-address.ts';
 import { createRouter } from '../../lib/create-app.ts';
-import { problemResponse } from '../../lib/errors.ts';
+import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
 import { hostedUser, lookUpUser, ownerIdFor, userFromMe } from '../../lib/identities.ts';
 import { sessionCookie } from '../../lib/sessions.ts';
 import {
@@ -37,9 +37,9 @@ import { sessionMiddleware } from '../../middlewares/session.ts';
 /** Sign-in bodies: an id, a secret, a region and an email fit many times over (DESIGN.md §6). */
 export const LOGIN_BODY_BYTES = 16 * 1024;
 
-function upstreamProblem(error: UpstreamUnavailableError): Response {
+function upstreamProblem(error: UpstreamUnavailableError): ProblemException {
   if (error.kind === 'rate_limited') {
-    return problemResponse({
+    return new ProblemException({
       status: 429,
       code: 'rate_limited',
       title: 'Too Many Requests',
@@ -47,7 +47,7 @@ function upstreamProblem(error: UpstreamUnavailableError): Response {
       headers: { 'retry-after': String(error.retryAfter ?? 1) },
     });
   }
-  return problemResponse({
+  return new ProblemException({
     status: error.kind === 'timeout' ? 504 : 502,
     code: error.kind === 'timeout' ? 'upstream_timeout' : 'upstream_unavailable',
     title: error.kind === 'timeout' ? 'Gateway Timeout' : 'Bad Gateway',
@@ -102,7 +102,7 @@ export function createAuthRouter(deps: {
       const address = requestClient(c, config.trustProxy);
       const wait = await limiter.retryAfter(address);
       if (wait > 0) {
-        return problemResponse({
+        throw new ProblemException({
           status: 429,
           code: 'login_rate_limited',
           title: 'Too Many Requests',
@@ -110,26 +110,14 @@ export function createAuthRouter(deps: {
           headers: { 'retry-after': String(wait) },
         });
       }
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        return problemResponse({
-          status: 400,
-          code: 'bad_request',
-          title: 'Bad Request',
-          detail: 'The body must be JSON: {clientId, clientSecret, region, email?}',
-        });
-      }
+      const body = await readJsonBody(
+        c,
+        'The body must be JSON: {clientId, clientSecret, region, email?}',
+      );
       const parsed = LoginInputSchema.safeParse(body);
       const rawRegion = (body as { region?: unknown } | null)?.region;
       const region = config.regions.find((r) => r.id === rawRegion);
-      const problems: FieldProblem[] = parsed.success
-        ? []
-        : parsed.error.issues.map((issue) => ({
-            field: issue.path.join('.') || '(body)',
-            message: issue.message,
-          }));
+      const problems: FieldProblem[] = parsed.success ? [] : fieldProblems(parsed.error.issues);
       if (!region && !problems.some((p) => p.field === 'region')) {
         problems.push({
           field: 'region',
@@ -140,7 +128,7 @@ export function createAuthRouter(deps: {
         });
       }
       if (!parsed.success || !region || problems.length > 0) {
-        return problemResponse({
+        throw new ProblemException({
           status: 400,
           code: 'validation',
           title: 'Bad Request',
@@ -202,7 +190,7 @@ export function createAuthRouter(deps: {
             region: region.id,
             client: address,
           });
-          return problemResponse({
+          throw new ProblemException({
             status: 401,
             code: 'invalid_credentials',
             title: 'Unauthorized',
@@ -215,7 +203,7 @@ export function createAuthRouter(deps: {
             region: region.id,
             reason: error.message,
           });
-          return upstreamProblem(error);
+          throw upstreamProblem(error);
         }
         throw error;
       }

@@ -38,11 +38,11 @@ export function createDefinitionsRouter(deps: {
     requireAuth,
     async (c) => {
       const session = c.var.session;
-      if (!session) return unauthenticated(false);
+      if (!session) throw unauthenticated(false);
       const region = config.regions.find((r) => r.id === session.region);
       if (!region) {
         await sessions.destroy(session.idHash);
-        return unauthenticated(true);
+        throw unauthenticated(true);
       }
       try {
         const reply: DefinitionList = {
@@ -50,7 +50,7 @@ export function createDefinitionsRouter(deps: {
         };
         return c.json(reply, 200, noStore);
       } catch (error) {
-        return api.failure(error, session);
+        throw await api.failure(error, session);
       }
     },
   );

@@ -1,28 +1,26 @@
 // The BFF's own interface as an OpenAPI 3.1 document (`GET /bff/openapi.json`), built from the zod
-// schemas the routes validate and answer with (packages/api-client `schemas/bff.ts`, the saved
-// views' schemas), so the document and the routes cannot drift apart: a test checks that every
+// schemas the routes validate and answer with (packages/api-client `schemas/bff.ts` and
+// `schemas/bff-saved-views.ts`, which the console's BFF client parses with too), so the document and the routes cannot drift apart: a test checks that every
 // `/bff` route is described and that real answers match their schemas.
 import { z } from 'zod';
 
 import {
   BffConfigSchema,
+  CreateViewSchema,
   LoginInputSchema,
   LoginResultSchema,
   ProblemSchema,
   SampleInputSchema,
   SampleResultSchema,
+  SavedViewSchema,
   SessionSchema,
+  UpdateViewSchema,
   WorkspaceEntrySchema,
   WorkspaceSchema,
 } from '@wsc/api-client';
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
-import {
-  CreateViewSchema,
-  SavedViewSchema,
-  UpdateViewSchema,
-} from '../saved-views/saved-views.schemas.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 

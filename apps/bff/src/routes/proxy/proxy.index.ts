@@ -20,7 +20,7 @@ import {
   withVary,
 } from '../../lib/compression.ts';
 import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
-import { problemResponse } from '../../lib/errors.ts';
+import { ProblemException } from '../../lib/errors.ts';
 import { createInFlightLimiter } from '../../lib/in-flight.ts';
 import {
   BodyStalledError,
@@ -131,11 +131,11 @@ function encodeAnswer(
   return encoding;
 }
 
-/** The answer when a session, user or region has too many proxied requests in flight. */
-function tooManyInFlight(scope: 'session' | 'user' | 'region', max: number): Response {
+/** The problem when a session, user or region has too many proxied requests in flight. */
+function tooManyInFlight(scope: 'session' | 'user' | 'region', max: number): ProblemException {
   if (scope === 'region') {
     // Capacity of this BFF, not the caller's doing: 503, as a busy server says it.
-    return problemResponse({
+    return new ProblemException({
       status: 503,
       code: 'busy',
       title: 'Service Unavailable',
@@ -143,7 +143,7 @@ function tooManyInFlight(scope: 'session' | 'user' | 'region', max: number): Res
       headers: { 'retry-after': '1' },
     });
   }
-  return problemResponse({
+  return new ProblemException({
     status: 429,
     code: 'too_many_in_flight',
     title: 'Too Many Requests',
@@ -291,7 +291,7 @@ export function createProxyRouter(deps: {
   router.all('/v1/*', async (c) => {
     const method = c.req.method;
     if (!ALLOWED_METHODS.has(method)) {
-      return problemResponse({
+      throw new ProblemException({
         status: 405,
         code: 'method_not_allowed',
         title: 'Method Not Allowed',
@@ -300,15 +300,15 @@ export function createProxyRouter(deps: {
       });
     }
     const session = c.var.session;
-    if (!session) return unauthenticated(false);
+    if (!session) throw unauthenticated(false);
     const region = config.regions.find((r) => r.id === session.region);
     if (!region) {
       await sessions.destroy(session.idHash);
-      return unauthenticated(true);
+      throw unauthenticated(true);
     }
     const url = upstreamUrl(region.apiUrl, rawTarget(c));
     if (!url) {
-      return problemResponse({
+      throw new ProblemException({
         status: 400,
         code: 'bad_path',
         title: 'Bad Request',
@@ -321,7 +321,7 @@ export function createProxyRouter(deps: {
     const length = lengthHeader === null ? undefined : Number(lengthHeader);
     const chunked = source.has('transfer-encoding');
     if (length === undefined && (method === 'POST' || method === 'PUT' || chunked)) {
-      return problemResponse({
+      throw new ProblemException({
         status: 411,
         code: 'length_required',
         title: 'Length Required',
@@ -329,7 +329,7 @@ export function createProxyRouter(deps: {
       });
     }
     if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) {
-      return problemResponse({
+      throw new ProblemException({
         status: 400,
         code: 'bad_request',
         title: 'Bad Request',
@@ -342,7 +342,7 @@ export function createProxyRouter(deps: {
     const upload = isUpload(method, c.req.path, source.get('content-type'));
     const maxBytes = upload ? config.maxUploadBytes : config.maxJsonBodyBytes;
     if (length !== undefined && length > maxBytes) {
-      return problemResponse({
+      throw new ProblemException({
         status: 413,
         code: 'too_large',
         title: 'Content Too Large',
@@ -368,7 +368,7 @@ export function createProxyRouter(deps: {
       const scope =
         taken.full === claims.session ? 'session' : taken.full === claims.user ? 'user' : 'region';
       logger.info('proxy in-flight cap reached', { requestId: c.var.requestId, scope });
-      return tooManyInFlight(scope, taken.full.max);
+      throw tooManyInFlight(scope, taken.full.max);
     }
     const slot = countedSlot(taken, metrics, session.region, upload);
     // An admitted upload may take longer than the request deadline (middlewares/request-deadline.ts);
@@ -389,10 +389,10 @@ export function createProxyRouter(deps: {
           if (error instanceof CredentialsRejectedError) {
             logger.info('session credentials rejected', { requestId: c.var.requestId });
             await sessions.destroy(session.idHash);
-            return unauthenticated(true);
+            throw unauthenticated(true);
           }
           if (error instanceof UpstreamUnavailableError) {
-            return problemResponse({
+            throw new ProblemException({
               status: error.kind === 'timeout' ? 504 : 502,
               code: 'upstream_unavailable',
               title: error.kind === 'timeout' ? 'Gateway Timeout' : 'Bad Gateway',
@@ -444,7 +444,7 @@ export function createProxyRouter(deps: {
             return new Response(null, { status: 499 });
           }
           if (error instanceof UpstreamTimeoutError) {
-            return problemResponse({
+            throw new ProblemException({
               status: 504,
               code: 'upstream_timeout',
               title: 'Gateway Timeout',
@@ -452,7 +452,7 @@ export function createProxyRouter(deps: {
             });
           }
           if (error instanceof BodyStalledError) {
-            return problemResponse({
+            throw new ProblemException({
               status: 408,
               code: 'body_stalled',
               title: 'Request Timeout',
@@ -463,7 +463,7 @@ export function createProxyRouter(deps: {
             requestId: c.var.requestId,
             error: error instanceof Error ? error.message : String(error),
           });
-          return problemResponse({
+          throw new ProblemException({
             status: 502,
             code: 'upstream_unavailable',
             title: 'Bad Gateway',
@@ -515,14 +515,14 @@ export function createProxyRouter(deps: {
     }
   });
 
-  router.all('*', (c) =>
-    problemResponse({
+  router.all('*', (c) => {
+    throw new ProblemException({
       status: 404,
       code: 'not_found',
       title: 'Not Found',
       detail: `Only ${PROXY_PREFIX}/* is proxied, not ${c.req.path}`,
-    }),
-  );
+    });
+  });
 
   return router;
 }

@@ -11,9 +11,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { SavedView } from '@wsc/api-client';
+
 import type { FakeUpstream } from '../../../test/fake-upstream.ts';
 import type { Harness } from '../../../test/harness.ts';
-import type { SavedView } from './saved-views.schemas.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { openStore } from '../../db/store.ts';
 import { regionFor } from '../../lib/config.ts';

@@ -15,10 +15,7 @@ const APP_JS = `export const app = ${JSON.stringify('x'.repeat(4_000))};`;
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'bff-public-'));
   await mkdir(path.join(dir, 'assets'));
-  await writeFile(
-    path.join(dir, 'index.html'),
-    INDEX_HTML,
-  );
+  await writeFile(path.join(dir, 'index.html'), INDEX_HTML);
   await writeFile(path.join(dir, 'assets', 'index-a1b2c3.js'), 'console.log("app")');
   // What the build writes next to each text asset (vite-plugin-compression2).
   const app = path.join(dir, 'assets', 'app-d4e5f6.js');

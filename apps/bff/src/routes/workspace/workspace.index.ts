@@ -16,7 +16,7 @@ import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { StoredDefinition, WorkspaceStore } from '../../lib/workspace-store.ts';
 import { createRouter } from '../../lib/create-app.ts';
-import { problemResponse } from '../../lib/errors.ts';
+import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
 import { definitionKey, definitionProblems, forHosted } from '../../lib/workspace-definitions.ts';
 import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
@@ -67,34 +67,19 @@ function storeEntry(entry: StoredDefinition): WorkspaceEntry {
   };
 }
 
-function validation(status: 400 | 422, detail: string, issues: z.core.$ZodIssue[]): Response {
-  return problemResponse({
+function validation(
+  status: 400 | 422,
+  detail: string,
+  issues: z.core.$ZodIssue[],
+): ProblemException {
+  return new ProblemException({
     status,
     code: 'validation',
     title: status === 400 ? 'Bad Request' : 'Unprocessable Content',
     detail,
-    errors: issues.map((issue) => ({
-      field: issue.path.join('.') || '(body)',
-      message: issue.message,
-    })),
+    errors: fieldProblems(issues),
   });
 }
-
-async function readJson(c: Context<AppEnv>): Promise<{ ok: true; body: unknown } | { ok: false }> {
-  try {
-    return { ok: true, body: await c.req.json() };
-  } catch {
-    return { ok: false };
-  }
-}
-
-const badJson = () =>
-  problemResponse({
-    status: 400,
-    code: 'bad_request',
-    title: 'Bad Request',
-    detail: 'The body must be a JSON object',
-  });
 
 type Scope = { session: SessionRecord; region: Region };
 
@@ -116,13 +101,13 @@ export function createWorkspaceRouter(deps: {
 
   const hostedOnly = createMiddleware<AppEnv>(async (c, next) => {
     const session = c.var.session;
-    if (!session) return unauthenticated(false);
+    if (!session) throw unauthenticated(false);
     if (!config.regions.some((r) => r.id === session.region)) {
       await sessions.destroy(session.idHash);
-      return unauthenticated(true);
+      throw unauthenticated(true);
     }
     if (session.profile !== 'hosted') {
-      return problemResponse({
+      throw new ProblemException({
         status: 409,
         code: 'not_hosted',
         title: 'Conflict',
@@ -158,7 +143,7 @@ export function createWorkspaceRouter(deps: {
     });
 
   const forbidden = (reason: string | undefined) =>
-    problemResponse({
+    new ProblemException({
       status: 403,
       code: 'forbidden',
       title: 'Forbidden',
@@ -186,11 +171,9 @@ export function createWorkspaceRouter(deps: {
 
   router.post('/workspace/sample', limit, async (c) => {
     const { session, region } = scope(c);
-    const read = await readJson(c);
-    if (!read.ok) return badJson();
-    const parsed = SampleInputSchema.safeParse(read.body);
+    const parsed = SampleInputSchema.safeParse(await readJsonBody(c));
     if (!parsed.success) {
-      return validation(400, 'Give the record type and alias to sample', parsed.error.issues);
+      throw validation(400, 'Give the record type and alias to sample', parsed.error.issues);
     }
     const { recordType, alias } = parsed.data;
     try {
@@ -220,7 +203,7 @@ export function createWorkspaceRouter(deps: {
     } catch (error) {
       if (isApiError(error)) {
         if (error.status === 403) {
-          return problemResponse({
+          throw new ProblemException({
             status: 403,
             code: 'upstream_forbidden',
             title: 'Forbidden',
@@ -228,7 +211,7 @@ export function createWorkspaceRouter(deps: {
           });
         }
         if (error.status === 404) {
-          return problemResponse({
+          throw new ProblemException({
             status: 404,
             code: 'upstream_not_found',
             title: 'Not Found',
@@ -236,7 +219,7 @@ export function createWorkspaceRouter(deps: {
           });
         }
         if (error.status === 400 || error.status === 422) {
-          return problemResponse({
+          throw new ProblemException({
             status: error.status,
             code: 'upstream_refused',
             title: error.status === 400 ? 'Bad Request' : 'Unprocessable Content',
@@ -245,21 +228,19 @@ export function createWorkspaceRouter(deps: {
           });
         }
       }
-      return api.failure(error, session);
+      throw await api.failure(error, session);
     }
   });
 
   router.put('/workspace/definitions/:recordType/:alias', limit, async (c) => {
     const { session, region } = scope(c);
     const permission = editPermission(config, session);
-    if (!permission.editable) return forbidden(permission.reason);
+    if (!permission.editable) throw forbidden(permission.reason);
     const key = pathKey(c);
-    if (!key.success) return validation(400, 'Not a record type and alias', key.error.issues);
-    const read = await readJson(c);
-    if (!read.ok) return badJson();
-    const parsed = DefinitionSchema.safeParse(read.body);
+    if (!key.success) throw validation(400, 'Not a record type and alias', key.error.issues);
+    const parsed = DefinitionSchema.safeParse(await readJsonBody(c));
     if (!parsed.success) {
-      return validation(400, 'The definition has problems', parsed.error.issues);
+      throw validation(400, 'The definition has problems', parsed.error.issues);
     }
     const definition = parsed.data;
     const mismatch = (['recordType', 'alias'] as const)
@@ -267,7 +248,7 @@ export function createWorkspaceRouter(deps: {
       .map((part) => ({ field: part, message: `Must be "${key.data[part]}", as in the path` }));
     const problems = [...mismatch, ...definitionProblems(definition, { limits: true })];
     if (problems.length > 0) {
-      return problemResponse({
+      throw new ProblemException({
         status: 422,
         code: 'validation',
         title: 'Unprocessable Content',
@@ -277,7 +258,7 @@ export function createWorkspaceRouter(deps: {
     }
     const recordType: RecordType = key.data.recordType;
     if (region.workspace.some((d) => d.recordType === recordType && d.alias === key.data.alias)) {
-      return problemResponse({
+      throw new ProblemException({
         status: 409,
         code: 'defined_in_file',
         title: 'Conflict',
@@ -286,7 +267,7 @@ export function createWorkspaceRouter(deps: {
     }
     const existing = await workspace.get(region.id, recordType, key.data.alias);
     if (!existing && (await workspace.count(region.id)) >= config.maxStoredDefinitions) {
-      return problemResponse({
+      throw new ProblemException({
         status: 422,
         code: 'too_many_definitions',
         title: 'Unprocessable Content',
@@ -305,20 +286,20 @@ export function createWorkspaceRouter(deps: {
   router.delete('/workspace/definitions/:recordType/:alias', async (c) => {
     const { session, region } = scope(c);
     const permission = editPermission(config, session);
-    if (!permission.editable) return forbidden(permission.reason);
+    if (!permission.editable) throw forbidden(permission.reason);
     const key = pathKey(c);
-    if (!key.success) return validation(400, 'Not a record type and alias', key.error.issues);
+    if (!key.success) throw validation(400, 'Not a record type and alias', key.error.issues);
     const { recordType, alias } = key.data;
     if (await workspace.remove(region.id, recordType, alias)) return c.body(null, 204, noStore);
     if (region.workspace.some((d) => d.recordType === recordType && d.alias === alias)) {
-      return problemResponse({
+      throw new ProblemException({
         status: 409,
         code: 'defined_in_file',
         title: 'Conflict',
         detail: `${recordType}/${alias} is defined in the operator's workspace file; remove it there`,
       });
     }
-    return problemResponse({
+    throw new ProblemException({
       status: 404,
       code: 'not_found',
       title: 'Not Found',

@@ -1,10 +1,11 @@
-// Bodies and replies of the saved views API. The filter is checked with the same RSQL parser the
-// workspace API uses, so a view never stores a filter the list would then refuse. Every text is
-// refused with NUL or unpaired surrogates (PostgreSQL cannot store the one, jsonb not the other),
-// naming the field, before anything reaches the store.
+// Bodies and replies of the BFF's saved views API (`/bff/views`), shared by the BFF (which
+// validates and answers with them) and the console (which parses with them). The BFF also checks a
+// filter with the RSQL parser the workspace API uses, so a view never stores a filter the list would
+// then refuse. Every text is refused with NUL or unpaired surrogates (PostgreSQL cannot store the
+// one, jsonb not the other), naming the field, before anything reaches the store.
 import { z } from 'zod';
 
-import { RecordTypeSchema } from '@wsc/api-client';
+import { RecordTypeSchema } from './common.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -73,7 +74,8 @@ export const CreateViewSchema = z.object({
   sort: SortSchema.default(''),
   columns: ColumnsSchema.default([]),
 });
-export type CreateViewInput = z.infer<typeof CreateViewSchema>;
+/** What the console sends; `filter`, `sort` and `columns` default to empty. */
+export type CreateViewInput = z.input<typeof CreateViewSchema>;
 
 /** `PUT /bff/views/:id`: any subset; the definition of a view never changes. */
 export const UpdateViewSchema = z
@@ -85,7 +87,7 @@ export const UpdateViewSchema = z
   })
   .partial()
   .strict();
-export type UpdateViewInput = z.infer<typeof UpdateViewSchema>;
+export type UpdateViewInput = z.input<typeof UpdateViewSchema>;
 
 /** `GET /bff/views` query: both or neither of recordType and alias. */
 export const ListViewsQuerySchema = z
@@ -97,20 +99,14 @@ export const ListViewsQuerySchema = z
     message: 'Give both recordType and alias, or neither',
     path: ['alias'],
   });
-
-/** What the `search` jsonb column holds. */
-export const StoredSearchSchema = z.object({
-  filter: z.string().catch(''),
-  sort: z.string().catch(''),
-  columns: z.array(z.string()).catch([]),
-});
+export type ListViewsQuery = z.input<typeof ListViewsQuerySchema>;
 
 /** A saved view as the routes answer it (`GET /bff/views` items, and every single view). */
 export const SavedViewSchema = z.object({
   id: z.uuid(),
   name: z.string(),
-  /** One of apps, elements, tasks, transactions (checked when the view was created). */
-  recordType: z.string(),
+  /** Checked when the view was created. */
+  recordType: RecordTypeSchema,
   alias: z.string(),
   filter: z.string(),
   sort: z.string(),
@@ -120,3 +116,7 @@ export const SavedViewSchema = z.object({
   updatedAt: z.iso.datetime(),
 });
 export type SavedView = z.infer<typeof SavedViewSchema>;
+
+/** `GET /bff/views`. */
+export const SavedViewListSchema = z.object({ items: z.array(SavedViewSchema) });
+export type SavedViewList = z.infer<typeof SavedViewListSchema>;
