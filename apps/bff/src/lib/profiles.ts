@@ -7,7 +7,7 @@ import { MeSchema } from '@wsc/api-client';
 import type { RegionId } from '../db/store.ts';
 import type { Region } from './config.ts';
 import type { Logger } from './logger.ts';
-import { UpstreamUnavailableError } from './upstream.ts';
+import { UpstreamUnavailableError } from './upstream-auth.ts';
 
 export type ProfileDetector = {
   /** The region's profile when configured or already detected; undefined while `auto` waits. */

@@ -9,10 +9,10 @@ import { createApiClient, isApiError } from '@wsc/api-client';
 import type { SessionRecord } from '../db/store.ts';
 import type { BffConfig, Region } from './config.ts';
 import type { Sessions } from './sessions.ts';
-import type { TokenManager } from './upstream.ts';
+import type { TokenManager } from './token-manager.ts';
 import { unauthenticated } from '../middlewares/require-auth.ts';
 import { ProblemException } from './errors.ts';
-import { CredentialsRejectedError, UpstreamUnavailableError } from './upstream.ts';
+import { CredentialsRejectedError, UpstreamUnavailableError } from './upstream-auth.ts';
 
 export type SessionApi = {
   /**

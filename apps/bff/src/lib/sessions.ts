@@ -7,7 +7,7 @@ import type { Clock } from './clock.ts';
 import type { BffConfig } from './config.ts';
 import type { Sealer } from './crypto.ts';
 import type { Logger } from './logger.ts';
-import type { TokenManager } from './upstream.ts';
+import type { TokenManager } from './token-manager.ts';
 import { hashSessionId, newSessionId } from './crypto.ts';
 
 export const SESSION_COOKIE = '__Host-wsc_session';

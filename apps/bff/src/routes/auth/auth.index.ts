@@ -16,7 +16,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { ProfileDetector } from '../../lib/profiles.ts';
 import type { FailureLimiter } from '../../lib/rate-limit.ts';
 import type { Sessions } from '../../lib/sessions.ts';
-import type { TokenStyles } from '../../lib/upstream.ts';
+import type { TokenStyles } from '../../lib/upstream-auth.ts';
 import { requestClient } from '../../lib/client-address.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
@@ -28,7 +28,7 @@ import {
   fetchToken,
   tokenRefreshTime,
   UpstreamUnavailableError,
-} from '../../lib/upstream.ts';
+} from '../../lib/upstream-auth.ts';
 import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';

@@ -12,7 +12,7 @@ import type { Slot } from '../../lib/in-flight.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BffMetrics } from '../../lib/metrics.ts';
 import type { Sessions } from '../../lib/sessions.ts';
-import type { TokenManager } from '../../lib/upstream.ts';
+import type { TokenManager } from '../../lib/token-manager.ts';
 import {
   compressibleResponse,
   compressStream,
@@ -22,19 +22,18 @@ import {
 import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
 import { ProblemException } from '../../lib/errors.ts';
 import { createInFlightLimiter } from '../../lib/in-flight.ts';
+import { CredentialsRejectedError, UpstreamUnavailableError } from '../../lib/upstream-auth.ts';
+import { csrf } from '../../middlewares/csrf.ts';
+import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
+import { sessionMiddleware } from '../../middlewares/session.ts';
 import {
   BodyStalledError,
   ClientAbortedError,
   createUpstreamAgents,
-  CredentialsRejectedError,
   exchange,
   UpstreamTimeoutError,
-  UpstreamUnavailableError,
   watchResponseIdle,
-} from '../../lib/upstream.ts';
-import { csrf } from '../../middlewares/csrf.ts';
-import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
-import { sessionMiddleware } from '../../middlewares/session.ts';
+} from './proxy-exchange.ts';
 import {
   ALLOWED_METHODS,
   FORWARDED_REQUEST_HEADERS,

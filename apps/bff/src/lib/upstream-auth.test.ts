@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { regionFor, tokenUrlFor } from './config.ts';
-import { fullJitter, isConnectionReset, tokenRefreshTime } from './upstream.ts';
+import { tokenRefreshTime } from './upstream-auth.ts';
 
 describe('upstream helpers', () => {
   it('derives the token URL from the API base without /v1', () => {
@@ -10,23 +10,6 @@ describe('upstream helpers', () => {
       'http://127.0.0.1:4010/base/oauth/token',
     );
     expect(regionFor('eu', 'http://h/v1/')).toMatchObject({ apiUrl: 'http://h/v1', label: 'EU' });
-  });
-
-  it('backs off with full jitter: uniform in [0, min(cap, base * 2^attempt)]', () => {
-    const retry = { baseDelayMs: 100, maxDelayMs: 1_000 };
-    expect(fullJitter(0, retry, () => 0)).toBe(0);
-    expect(fullJitter(0, retry, () => 0.999)).toBe(99);
-    expect(fullJitter(2, retry, () => 0.5)).toBe(200);
-    expect(fullJitter(8, retry, () => 0.999)).toBe(999);
-  });
-
-  it('recognises resets, not refusals', () => {
-    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-    expect(isConnectionReset(reset)).toBe(true);
-    expect(isConnectionReset(new TypeError('fetch failed', { cause: reset }))).toBe(true);
-    expect(isConnectionReset(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(
-      false,
-    );
   });
 
   it('plans a refresh in whole milliseconds, whatever lifetime the contract lets a reply give', () => {

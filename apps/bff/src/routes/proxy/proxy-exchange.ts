@@ -1,0 +1,261 @@
+// The proxy's exchange with the workspace API over node:http: keep-alive pools, a headers
+// timeout, body idle timers, and bounded retries of idempotent requests with full jitter.
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+
+import { parseRetryAfter } from '@wsc/api-client';
+
+import type { BffConfig } from '../../lib/config.ts';
+
+/** Statuses after which an idempotent request is tried again. */
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Error codes of a connection that broke under a request (keep-alive race, upstream crash). */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * True when a fetch failure is a reset connection rather than, say, a refused one.
+ *
+ * @example
+ * if (isConnectionReset(error)) retry();
+ */
+export function isConnectionReset(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && RESET_CODES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Keep-alive connection pools to the API, one per scheme. */
+export type UpstreamAgents = { http: HttpAgent; https: HttpsAgent };
+
+/**
+ * The proxy's connection pools. `maxSockets` (per upstream origin, i.e. per region) is the
+ * region's in-flight cap, so a request admitted by the proxy's limiter never waits unseen in the
+ * agent's queue, and the limiter (which answers 429/503 at once) is what bounds the sockets.
+ *
+ * @example
+ * const agents = createUpstreamAgents(512);
+ */
+export function createUpstreamAgents(maxSockets: number): UpstreamAgents {
+  return {
+    http: new HttpAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
+  };
+}
+
+export type ExchangeOptions = {
+  url: string | URL;
+  agents: UpstreamAgents;
+  method: string;
+  headers: OutgoingHttpHeaders;
+  /** The request body, streamed once; only for non-idempotent requests with a Content-Length. */
+  body?: Readable;
+  /** GET/HEAD: may be retried. */
+  idempotent: boolean;
+  clientSignal: AbortSignal;
+  /** Time for the response headers, from the end of the request body. */
+  timeoutMs: number;
+  /** Longest pause while the request body streams (either side) before it is aborted. */
+  bodyIdleMs: number;
+  retry: BffConfig['retry'];
+  random: () => number;
+  onRetry?: (attempt: number, reason: string, delayMs: number) => void;
+};
+
+/** The upstream did not send response headers within the timeout. */
+export class UpstreamTimeoutError extends Error {
+  override readonly name = 'UpstreamTimeoutError';
+}
+
+/** The browser stopped sending the request body for longer than the body idle timeout. */
+export class BodyStalledError extends Error {
+  override readonly name = 'BodyStalledError';
+}
+
+/** The browser went away before the upstream answered. */
+export class ClientAbortedError extends Error {
+  override readonly name = 'ClientAbortedError';
+}
+
+/** A response body moved no byte for longer than the body idle timeout. */
+export class ResponseStalledError extends Error {
+  override readonly name = 'ResponseStalledError';
+}
+
+/**
+ * Abort a streaming upstream response body that moves no byte for `idleMs`: the API stopped
+ * sending, or the browser stopped reading (backpressure pauses the upstream, so no byte moves
+ * either). The upstream is destroyed with a {@link ResponseStalledError}, which frees its socket
+ * and ends the browser's response. The watch ends by itself with the body.
+ *
+ * @example
+ * watchResponseIdle(upstream, 60_000, () => logger.warn('download stalled'));
+ */
+export function watchResponseIdle(
+  upstream: IncomingMessage,
+  idleMs: number,
+  onStall?: () => void,
+): void {
+  const timer = setTimeout(() => {
+    onStall?.();
+    upstream.destroy(new ResponseStalledError());
+  }, idleMs);
+  const refresh = () => timer.refresh();
+  upstream.on('data', refresh);
+  upstream.once('close', () => {
+    clearTimeout(timer);
+    upstream.off('data', refresh);
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ClientAbortedError());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ClientAbortedError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Full-jitter backoff: a uniform delay in [0, min(cap, base * 2^attempt)].
+ *
+ * @example
+ * fullJitter(1, { baseDelayMs: 100, maxDelayMs: 1000 }, Math.random); // 0..200
+ */
+export function fullJitter(
+  attempt: number,
+  retry: Pick<BffConfig['retry'], 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number,
+): number {
+  return Math.floor(random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
+}
+
+/**
+ * One HTTP request over node:http (several times cheaper per request than fetch, which matters
+ * for the 1 ms budget). Resolves at response headers; the body is left to the caller. A client
+ * abort destroys the upstream request at once.
+ *
+ * Two clocks. The headers timeout counts from the end of the request body (the request's
+ * `finish`) to the response headers, so a large upload over a slow link is not mistaken for a
+ * slow upstream. While a body streams, an idle timer (reset on every chunk) aborts it when nothing
+ * moves for `bodyIdleMs`: the browser stopped sending (BodyStalledError), or the upstream stopped
+ * taking bytes (UpstreamTimeoutError; this also bounds a connection that never opens).
+ */
+function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(options.url);
+    const secure = url.protocol === 'https:';
+    const req = (secure ? httpsRequest : httpRequest)(url, {
+      method: options.method,
+      headers: options.headers,
+      agent: secure ? options.agents.https : options.agents.http,
+    });
+    let settled = false;
+    let headersTimer: NodeJS.Timeout | undefined;
+    let idleTimer: NodeJS.Timeout | undefined;
+    const onAbort = () => req.destroy(new ClientAbortedError());
+    const startHeadersTimer = () => {
+      clearTimeout(idleTimer);
+      if (settled || headersTimer) return;
+      headersTimer = setTimeout(() => req.destroy(new UpstreamTimeoutError()), options.timeoutMs);
+    };
+    const detach = () => {
+      clearTimeout(headersTimer);
+      clearTimeout(idleTimer);
+    };
+    options.clientSignal.addEventListener('abort', onAbort, { once: true });
+    req.on('response', (res) => {
+      settled = true;
+      detach();
+      // Keep the abort link until the body is done, so a browser leaving mid-download frees the
+      // upstream connection too.
+      res.once('close', () => options.clientSignal.removeEventListener('abort', onAbort));
+      resolve(res);
+    });
+    req.on('error', (error) => {
+      detach();
+      options.clientSignal.removeEventListener('abort', onAbort);
+      if (!settled) reject(error);
+    });
+    if (options.clientSignal.aborted) {
+      onAbort();
+      return;
+    }
+    const body = options.body;
+    if (!body) {
+      // No body to wait for: the request ends now. (Its `finish` would wait for the connection.)
+      startHeadersTimer();
+      req.end();
+      return;
+    }
+    const armIdle = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        // Paused by backpressure, or sent in full but not yet flushed: the upstream is the slow
+        // side. Otherwise the browser stopped sending.
+        const upstreamSide = body.readableEnded || req.writableNeedDrain;
+        req.destroy(upstreamSide ? new UpstreamTimeoutError() : new BodyStalledError());
+      }, options.bodyIdleMs);
+    };
+    armIdle();
+    body.on('data', armIdle);
+    req.once('finish', startHeadersTimer);
+    body.on('error', () => req.destroy(new ClientAbortedError()));
+    body.on('close', () => {
+      if (!body.readableEnded) req.destroy(new ClientAbortedError());
+    });
+    body.pipe(req);
+  });
+}
+
+/**
+ * One upstream exchange. GET/HEAD are retried at most `retry.maxRetries` times on 429/502/503/504
+ * and connection resets, honouring a short Retry-After and otherwise backing off with full jitter;
+ * the last answer (a 429 included) is returned as is. Other methods go out exactly once.
+ *
+ * @example
+ * const res = await exchange({ url, method: 'GET', headers, idempotent: true, clientSignal, timeoutMs, bodyIdleMs, retry, random: Math.random });
+ */
+export async function exchange(options: ExchangeOptions): Promise<IncomingMessage> {
+  for (let attempt = 0; ; attempt++) {
+    const canRetry = options.idempotent && attempt < options.retry.maxRetries;
+    let response: IncomingMessage;
+    try {
+      response = await sendOnce(options);
+    } catch (error) {
+      if (!canRetry || !isConnectionReset(error) || options.clientSignal.aborted) throw error;
+      const delay = fullJitter(attempt, options.retry, options.random);
+      options.onRetry?.(attempt + 1, 'reset', delay);
+      await sleep(delay, options.clientSignal);
+      continue;
+    }
+    const status = response.statusCode ?? 502;
+    if (!canRetry || !RETRYABLE_STATUS.has(status)) return response;
+    const header = response.headers['retry-after'];
+    const retryAfter = parseRetryAfter(typeof header === 'string' ? header : undefined);
+    let delay: number;
+    if (retryAfter === undefined) {
+      delay = fullJitter(attempt, options.retry, options.random);
+    } else if (retryAfter * 1000 <= options.retry.maxRetryAfterMs) {
+      delay = retryAfter * 1000;
+    } else {
+      // The API asks for a longer pause than a user should wait on a spinner: pass it through.
+      return response;
+    }
+    response.resume();
+    options.onRetry?.(attempt + 1, String(status), delay);
+    await sleep(delay, options.clientSignal);
+  }
+}
