@@ -1,8 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
 
 import type { LoginInput, Session } from '@wsc/api-client';
-import { ApiError, BffConfigSchema, LoginResultSchema, SessionSchema } from '@wsc/api-client';
+import { ApiError } from '@wsc/api-client';
 
 import { configureApi } from '@/lib/api.ts';
 import { bff } from '@/lib/bff.ts';
@@ -22,7 +21,7 @@ export function sessionQueryOptions() {
     queryKey: ['session'],
     queryFn: async (): Promise<Session | null> => {
       try {
-        const session = await bff('/bff/session', SessionSchema);
+        const session = await bff.session();
         configureApi(session.capabilities.profile);
         return session;
       } catch (error) {
@@ -44,7 +43,7 @@ export function sessionQueryOptions() {
 export function bffConfigQueryOptions() {
   return queryOptions({
     queryKey: ['bff-config'],
-    queryFn: () => bff('/bff/config', BffConfigSchema),
+    queryFn: () => bff.config(),
     staleTime: Infinity,
   });
 }
@@ -57,11 +56,7 @@ export function bffConfigQueryOptions() {
  * await login({ clientId, clientSecret, region: 'default' });
  */
 export async function login(input: LoginInput) {
-  const result = await bff('/bff/login', LoginResultSchema, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1' },
-    body: JSON.stringify(input),
-  });
+  const result = await bff.login(input);
   configureApi(result.capabilities.profile);
   return result;
 }
@@ -73,7 +68,7 @@ export async function login(input: LoginInput) {
  * await logout();
  */
 export async function logout(): Promise<void> {
-  await bff('/bff/logout', z.unknown(), { method: 'POST', headers: { 'X-CSRF': '1' } });
+  await bff.logout();
 }
 
 /**

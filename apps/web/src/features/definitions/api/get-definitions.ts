@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 
 import type { Definition, RecordType } from '@wsc/api-client';
-import { DefinitionListSchema } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 import { bff } from '@/lib/bff.ts';
@@ -17,7 +16,7 @@ import { bff } from '@/lib/bff.ts';
 export function definitionsQueryOptions() {
   return queryOptions({
     queryKey: ['definitions'],
-    queryFn: ({ signal }) => bff('/bff/definitions', DefinitionListSchema, { signal }),
+    queryFn: ({ signal }) => bff.definitions({ signal }),
     staleTime: 5 * 60_000,
   });
 }

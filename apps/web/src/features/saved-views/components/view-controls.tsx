@@ -11,10 +11,9 @@ import {
 } from 'lucide-react';
 import { useId, useState } from 'react';
 
-import type { RecordType } from '@wsc/api-client';
+import type { RecordType, SavedView } from '@wsc/api-client';
 import { isApiError } from '@wsc/api-client';
 
-import type { SavedView } from '@/lib/saved-views.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { Button } from '@/components/ui/button.tsx';
 import {

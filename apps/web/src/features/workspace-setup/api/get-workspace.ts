@@ -1,7 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 
-import { WorkspaceSchema } from '@wsc/api-client';
-
 import { bff } from '@/lib/bff.ts';
 
 /**
@@ -16,6 +14,6 @@ import { bff } from '@/lib/bff.ts';
 export function workspaceQueryOptions() {
   return queryOptions({
     queryKey: ['workspace'],
-    queryFn: ({ signal }) => bff('/bff/workspace', WorkspaceSchema, { signal }),
+    queryFn: ({ signal }) => bff.workspace.get({ signal }),
   });
 }

@@ -1,9 +1,6 @@
-import { z } from 'zod';
-
 import type { RecordType } from '@wsc/api-client';
 
-import { bffWrite } from './bff-write.ts';
-import { definitionPath } from './definition-path.ts';
+import { bff } from '@/lib/bff.ts';
 
 /**
  * `DELETE /bff/workspace/definitions/{recordType}/{alias}` (204): removes a stored definition.
@@ -12,7 +9,7 @@ import { definitionPath } from './definition-path.ts';
  * @example
  * await removeDefinition('apps', 'support-tickets');
  */
-export async function removeDefinition(recordType: RecordType, alias: string): Promise<void> {
+export function removeDefinition(recordType: RecordType, alias: string): Promise<void> {
   // Any 2xx is success: a body, if some proxy adds one, is not needed.
-  await bffWrite(definitionPath(recordType, alias), { method: 'DELETE', schema: z.unknown() });
+  return bff.workspace.removeDefinition(recordType, alias);
 }

@@ -1,7 +1,6 @@
 import type { SampleInput } from '@wsc/api-client';
-import { SampleResultSchema } from '@wsc/api-client';
 
-import { bffWrite } from './bff-write.ts';
+import { bff } from '@/lib/bff.ts';
 
 /**
  * `POST /bff/workspace/sample`: the BFF reads some records of the alias and proposes a definition
@@ -13,10 +12,5 @@ import { bffWrite } from './bff-write.ts';
  * const { definition, notes } = await sampleDefinition({ recordType: 'apps', alias: 'support' });
  */
 export function sampleDefinition(input: SampleInput, signal?: AbortSignal) {
-  return bffWrite('/bff/workspace/sample', {
-    method: 'POST',
-    schema: SampleResultSchema,
-    body: input,
-    signal,
-  });
+  return bff.workspace.sample(input, { signal });
 }

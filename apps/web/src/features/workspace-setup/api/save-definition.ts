@@ -1,8 +1,6 @@
 import type { Definition } from '@wsc/api-client';
-import { WorkspaceEntrySchema } from '@wsc/api-client';
 
-import { bffWrite } from './bff-write.ts';
-import { definitionPath } from './definition-path.ts';
+import { bff } from '@/lib/bff.ts';
 
 /**
  * `PUT /bff/workspace/definitions/{recordType}/{alias}`: adds or replaces a definition of the
@@ -13,9 +11,5 @@ import { definitionPath } from './definition-path.ts';
  * const entry = await saveDefinition(definition); // entry.source === 'store'
  */
 export function saveDefinition(definition: Definition) {
-  return bffWrite(definitionPath(definition.recordType, definition.alias), {
-    method: 'PUT',
-    schema: WorkspaceEntrySchema,
-    body: definition,
-  });
+  return bff.workspace.saveDefinition(definition);
 }
