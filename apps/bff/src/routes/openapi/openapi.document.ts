@@ -12,6 +12,7 @@ import {
   ProblemSchema,
   SampleInputSchema,
   SampleResultSchema,
+  SavedViewListSchema,
   SavedViewSchema,
   SessionSchema,
   UpdateViewSchema,
@@ -200,7 +201,7 @@ export const BFF_OPERATIONS: Operation[] = [
     responses: {
       200: {
         description: 'At most 500 views',
-        schema: z.object({ items: z.array(SavedViewSchema) }),
+        schema: SavedViewListSchema,
       },
       400: problem('Only one of recordType and alias'),
       401: UNAUTHENTICATED,

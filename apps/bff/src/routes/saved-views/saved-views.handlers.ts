@@ -3,7 +3,7 @@
 // through the store (saved-views.store.ts).
 import type { Context } from 'hono';
 
-import type { Definition } from '@wsc/api-client';
+import type { Definition, SavedViewList } from '@wsc/api-client';
 import { CreateViewSchema, ListViewsQuerySchema, UpdateViewSchema } from '@wsc/api-client';
 import { isRsqlError, parse } from '@wsc/rsql';
 
@@ -170,7 +170,8 @@ export function savedViewsHandlers(deps: {
         ownerOf(session),
         recordType && alias ? { recordType, alias } : undefined,
       );
-      return c.json({ items: rows.map(toView) }, 200, noStore);
+      const reply: SavedViewList = { items: rows.map(toView) };
+      return c.json(reply, 200, noStore);
     },
 
     create: async (c: Context<AppEnv>) => {
