@@ -1,4 +1,5 @@
-// Sole entry of @wsc/api-client: the zod contract of the Records and Workspace API and its client.
+// Sole entry of @wsc/api-client: the zod contract of the Records and Workspace API and of the BFF's
+// own routes, and the typed clients of both.
 export * from './schemas/common.ts';
 export * from './schemas/problem.ts';
 export * from './schemas/token.ts';
