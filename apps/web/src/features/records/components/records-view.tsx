@@ -21,10 +21,10 @@ import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatCount } from '@/lib/format.ts';
+import { recordSearchQueryOptions } from '@/queries/records.ts';
 
 import type { RecordListSearch } from '../lib/search-params.ts';
 import type { TableSelection } from './records-table.tsx';
-import { recordSearchQueryOptions } from '../api/records.ts';
 import { allFields, defaultColumns } from '../lib/columns.ts';
 import { LOCAL_SORT_LIMIT, sortRecords } from '../lib/local-sort.ts';
 import { nextSort, parseSort } from '../lib/search-params.ts';
@@ -330,7 +330,12 @@ function LocalSortNote({
 
 function TableSkeleton() {
   return (
-    <div className="flex-1 overflow-hidden" role="status" aria-busy="true" aria-label="Loading records">
+    <div
+      className="flex-1 overflow-hidden"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading records"
+    >
       <div className="bg-muted h-9 border-b" />
       {Array.from({ length: 12 }, (_, i) => (
         <div key={i} className="flex h-[37px] items-center gap-6 border-b px-4">

@@ -13,9 +13,9 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { formatCount } from '@/lib/format.ts';
+import { usersListQueryOptions } from '@/queries/users.ts';
 
 import type { UsersSearch } from '../lib/user-filter.ts';
-import { usersListQueryOptions } from '../api/users.ts';
 import { USER_FILTER_FIELDS, usersFilter } from '../lib/user-filter.ts';
 import { UsersTable } from './users-table.tsx';
 
@@ -248,7 +248,12 @@ export function UsersView({
 
 function TableSkeleton() {
   return (
-    <div className="flex-1 overflow-hidden" role="status" aria-busy="true" aria-label="Loading users">
+    <div
+      className="flex-1 overflow-hidden"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading users"
+    >
       <div className="bg-muted h-9 border-b" />
       {Array.from({ length: 12 }, (_, i) => (
         <div key={i} className="flex h-[41px] items-center gap-6 border-b px-4">
