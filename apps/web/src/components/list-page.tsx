@@ -3,7 +3,7 @@ import { useState } from 'react';
 
 import type { ApiError } from '@wsc/api-client';
 
-import type { FilterField } from '@/components/filter-builder/filter-builder.tsx';
+import type { FilterField } from '@/components/filter-builder/filter-field.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { FilterBuilder } from '@/components/filter-builder/filter-builder.tsx';
 import { countConditions, rsqlToGroup } from '@/components/filter-builder/filter-model.ts';
