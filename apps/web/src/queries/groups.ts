@@ -8,7 +8,7 @@ import { mapLimit } from '@/lib/map-limit.ts';
 import { nextCursor } from './paging.ts';
 
 /** Rows per page of the members table. */
-export const MEMBERS_PAGE_SIZE = 50;
+const MEMBERS_PAGE_SIZE = 50;
 
 /**
  * The query keys of groups. Every groups query lives under `all` (list, detail, members, and a

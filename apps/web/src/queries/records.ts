@@ -7,7 +7,7 @@ import { api } from '@/lib/api.ts';
 import { nextCursor } from './paging.ts';
 
 /** How many records one page of a records list (the table, the triage queue) loads. */
-export const RECORDS_PAGE_SIZE = 100;
+const RECORDS_PAGE_SIZE = 100;
 
 export interface RecordSearchParams {
   filter?: string | undefined;

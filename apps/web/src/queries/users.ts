@@ -7,7 +7,7 @@ import { api } from '@/lib/api.ts';
 import { nextCursor } from './paging.ts';
 
 /** Rows per page of the users table. */
-export const USERS_PAGE_SIZE = 100;
+const USERS_PAGE_SIZE = 100;
 
 /**
  * The query keys of users. Every users query lives under `all` (list, detail, and the shared
