@@ -24,20 +24,21 @@ export interface RecordRef {
 
 /**
  * The query keys of records and of what hangs off one record. Lists of a definition live under
- * `of(type, alias)`, so one invalidation after a write refreshes the table, the triage queue and
- * the pickers together; one record lives under `record(type, alias, id)`.
+ * `lists(type, alias)`, so one invalidation after a write refreshes the table, the triage queue
+ * and the pickers together; one record lives under `detail(type, alias, id)`, and every record of
+ * a definition under `details(type, alias)`.
  *
  * @example
- * queryClient.invalidateQueries({ queryKey: recordKeys.of('apps', 'support-tickets') });
+ * queryClient.invalidateQueries({ queryKey: recordKeys.lists('apps', 'support-tickets') });
  */
 export const recordKeys = {
-  of: (recordType: RecordType, alias: string) => ['records', recordType, alias] as const,
+  lists: (recordType: RecordType, alias: string) => ['records', recordType, alias] as const,
   list: (recordType: RecordType, alias: string, params: RecordSearchParams) =>
     ['records', recordType, alias, params] as const,
   picker: (recordType: RecordType, alias: string, filter: string, sort: string | undefined) =>
     ['records', recordType, alias, 'picker', filter, sort] as const,
-  records: (recordType: RecordType, alias: string) => ['record', recordType, alias] as const,
-  record: (recordType: RecordType, alias: string, id: string) =>
+  details: (recordType: RecordType, alias: string) => ['record', recordType, alias] as const,
+  detail: (recordType: RecordType, alias: string, id: string) =>
     ['record', recordType, alias, id] as const,
   count: (recordType: RecordType, alias: string) => ['record-count', recordType, alias] as const,
   assigned: (recordType: RecordType, alias: string, email: string, serverSort: boolean) =>
@@ -94,7 +95,7 @@ export function recordSearchQueryOptions(
  */
 export function recordQueryOptions(recordType: RecordType, alias: string, id: string) {
   return queryOptions({
-    queryKey: recordKeys.record(recordType, alias, id),
+    queryKey: recordKeys.detail(recordType, alias, id),
     queryFn: ({ signal }) => api.getRecord(recordType, alias, id, { signal }),
     staleTime: 0,
   });

@@ -76,7 +76,9 @@ export function RecordEditor({
       setBase({ record: saved.record as RecordData, etag: saved.etag });
       setKeptDraft(undefined);
       setFormKey((k) => k + 1);
-      void queryClient.invalidateQueries({ queryKey: recordKeys.of(recordType, definition.alias) });
+      void queryClient.invalidateQueries({
+        queryKey: recordKeys.lists(recordType, definition.alias),
+      });
     },
     onError: (error, vars) => {
       if (isApiError(error) && error.status === 412) {
@@ -221,7 +223,9 @@ export function RecordCreator({
     mutationFn: (fields: RecordData) =>
       createRecord({ recordType, alias: definition.alias, fields }),
     onSuccess: (record) => {
-      void queryClient.invalidateQueries({ queryKey: recordKeys.of(recordType, definition.alias) });
+      void queryClient.invalidateQueries({
+        queryKey: recordKeys.lists(recordType, definition.alias),
+      });
       void queryClient.invalidateQueries({
         queryKey: recordKeys.count(recordType, definition.alias),
       });

@@ -259,9 +259,9 @@ function RecordsPage() {
             onClear={clearSelection}
             onApplied={() => {
               clearSelection();
-              void queryClient.invalidateQueries({ queryKey: recordKeys.of(recordType, alias) });
+              void queryClient.invalidateQueries({ queryKey: recordKeys.lists(recordType, alias) });
               void queryClient.invalidateQueries({
-                queryKey: recordKeys.records(recordType, alias),
+                queryKey: recordKeys.details(recordType, alias),
               });
             }}
           />
