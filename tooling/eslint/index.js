@@ -1,5 +1,6 @@
 // Shared flat ESLint config for the whole workspace (house rules 9, 13 and 14 of the style guide:
 // one env reader per app, shared tooling, separate type imports and no non-null assertions).
+import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -18,6 +19,64 @@ const envAllowed = [
   '**/*.config.mjs',
   'e2e/**',
   'bench/**',
+];
+
+/** The web app's feature folders, each a zone of its own (none where the app is not checked out). */
+const webFeaturesDir = new URL('../../apps/web/src/features', import.meta.url);
+const webFeatures = existsSync(webFeaturesDir)
+  ? readdirSync(webFeaturesDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+  : [];
+
+/** Imports that no shared web code (components, lib, queries, testing) may make. */
+const sharedWebCodeMayNotImport = [
+  {
+    regex: '^@/(features|routes)/',
+    message: 'Shared code never imports features or routes: move what both need into shared code.',
+  },
+  {
+    regex: '^(\\.\\./)+(features|routes)/',
+    message: 'Shared code never imports features or routes: move what both need into shared code.',
+  },
+];
+
+/**
+ * The web app's import zones (house rule: code flows one way, shared -> features -> routes).
+ * Shared code never imports a feature or a route; a feature never imports another feature or a
+ * route (routes compose features). Relative imports may not climb out of a feature's folder.
+ */
+const webImportZones = [
+  {
+    files: ['apps/web/src/{components,lib,queries,testing}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: sharedWebCodeMayNotImport }],
+    },
+  },
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^@/features/(?!${feature}/)`,
+              message: `A feature never imports another feature: move what both need into components/, lib/ or queries/, or compose them in a route.`,
+            },
+            {
+              regex: '^@/routes/',
+              message: 'A feature never imports a route; routes compose features.',
+            },
+            {
+              regex: '^(\\.\\./){2,}',
+              message: `Import from outside the feature through the @/ alias (shared code only).`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
 ];
 
 export const base = tseslint.config(
@@ -71,6 +130,7 @@ export const base = tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  ...webImportZones,
 );
 
 export default base;

@@ -6,8 +6,8 @@ import type { User } from '@wsc/api-client';
 
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import { userSearchQueryOptions } from '@/lib/user-search.ts';
 import { cn } from '@/lib/utils.ts';
+import { userSearchQueryOptions } from '@/queries/users.ts';
 
 function useDebounced<T>(value: T, delayMs: number): T {
   const [debounced, setDebounced] = useState(value);

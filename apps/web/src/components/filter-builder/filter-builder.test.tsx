@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { renderWithQuery } from '@/testing/render.tsx';
 
-import type { FilterField } from './filter-builder.tsx';
+import type { FilterField } from './filter-field.ts';
 import { FilterBuilder } from './filter-builder.tsx';
 
 // Any list of fields works, not only a definition's: here, the user fields with readable labels.

@@ -9,6 +9,7 @@ import {
   emptyGroup,
   groupToAst,
   groupToRsql,
+  hasIncomplete,
   operatorChoiceOf,
   rsqlToGroup,
   updateItem,
@@ -120,6 +121,26 @@ describe('filter model: RSQL <-> builder', () => {
     };
     expect(groupToRsql(group)).toBe('Status==Open');
     expect(countConditions(group)).toBe(1);
+  });
+
+  it('finds an unfinished condition at any depth', () => {
+    const complete = rsqlToGroup('A==1;(B==2,C==3)');
+    expect(hasIncomplete(complete)).toBe(false);
+    expect(hasIncomplete(emptyGroup())).toBe(false);
+    const nested = complete.children[1];
+    if (nested?.kind !== 'group') throw new Error('expected a group');
+    const unfinished: FilterItem = {
+      kind: 'condition',
+      id: 'x',
+      field: 'D',
+      operator: '==',
+      values: [''],
+    };
+    const deep = updateItem(complete, nested.id, {
+      ...nested,
+      children: [...nested.children, unfinished],
+    });
+    expect(hasIncomplete(deep)).toBe(true);
   });
 
   it('maps null checks to "is empty" / "is not empty" choices and back', () => {

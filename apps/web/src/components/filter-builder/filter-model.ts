@@ -212,3 +212,16 @@ export function countConditions(group: FilterGroup): number {
     0,
   );
 }
+
+/**
+ * Whether any condition of the group or of its nested groups is unfinished (it is left out of
+ * the filter).
+ *
+ * @example
+ * hasIncomplete(rsqlToGroup('Status==Open')); // false
+ */
+export function hasIncomplete(group: FilterGroup): boolean {
+  return group.children.some((child) =>
+    child.kind === 'group' ? hasIncomplete(child) : !isComplete(child),
+  );
+}

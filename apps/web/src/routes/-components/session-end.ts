@@ -4,6 +4,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AnyRouter } from '@tanstack/react-router';
 
+import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { clearDrafts } from '@/features/comments/lib/drafts.ts';
 import { onUnauthorized } from '@/lib/api.ts';
 
@@ -42,7 +43,7 @@ export function installSessionEndHandling(router: AnyRouter, queryClient: QueryC
   onUnauthorized(() => {
     if (router.state.location.pathname === '/sign-in') return;
     forgetSessionData();
-    queryClient.setQueryData(['session'], null);
+    queryClient.setQueryData(sessionQueryOptions().queryKey, null);
     void router.navigate({
       to: '/sign-in',
       search: { redirect: router.state.location.href, expired: true },

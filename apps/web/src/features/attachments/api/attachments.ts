@@ -1,15 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 
-import type { AttachmentList, RecordType, UrlLinkInput } from '@wsc/api-client';
+import type { AttachmentList, UrlLinkInput } from '@wsc/api-client';
 
+import type { RecordRef } from '@/queries/records.ts';
 import { api } from '@/lib/api.ts';
-
-/** A record the attachment calls are about. */
-export interface RecordRef {
-  recordType: RecordType;
-  alias: string;
-  id: string;
-}
+import { recordKeys } from '@/queries/records.ts';
 
 /** How often the list is re-read while the service is still processing an upload. */
 const PROCESSING_POLL_MS = 3_000;
@@ -23,7 +18,7 @@ const PROCESSING_POLL_MS = 3_000;
  */
 export function attachmentsQueryOptions(record: RecordRef) {
   return queryOptions({
-    queryKey: ['attachments', record.recordType, record.alias, record.id],
+    queryKey: recordKeys.attachments(record),
     queryFn: ({ signal }) =>
       api.listAttachments(record.recordType, record.alias, record.id, { signal }),
     staleTime: 0,

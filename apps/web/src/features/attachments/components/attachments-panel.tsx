@@ -20,6 +20,7 @@ import {
   UrlLinkInputSchema,
 } from '@wsc/api-client';
 
+import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -31,7 +32,6 @@ import { toast } from '@/components/ui/toast.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { cn } from '@/lib/utils.ts';
 
-import type { RecordRef } from '../api/attachments.ts';
 import {
   addUrlLink,
   attachmentsQueryOptions,
@@ -114,7 +114,12 @@ export function AttachmentsPanel({ record }: { record: RecordRef }) {
           Files and links{query.data ? ` · ${visible.length}` : ''}
         </h4>
         {query.isPending ? (
-          <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading attachments">
+          <div
+            className="grid gap-2"
+            role="status"
+            aria-busy="true"
+            aria-label="Loading attachments"
+          >
             {Array.from({ length: 3 }, (_, i) => (
               <Skeleton key={i} className="h-12 w-full" />
             ))}

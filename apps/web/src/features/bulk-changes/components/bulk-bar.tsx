@@ -7,7 +7,7 @@ import { recordHandle } from '@wsc/api-client';
 import { Button } from '@/components/ui/button.tsx';
 import { formatCount } from '@/lib/format.ts';
 
-import type { BulkTarget } from './bulk-change-dialog.tsx';
+import type { BulkTarget } from '../hooks/use-bulk-run.ts';
 
 // The dialog (editors, scheduler) loads when it is first opened, not with the list.
 const BulkChangeDialog = lazy(() =>

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { Bookmark, FileText, Loader2, Search, UserRound, Users, Zap } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
@@ -6,11 +6,11 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { Definition } from '@wsc/api-client';
 
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog.tsx';
-import { api } from '@/lib/api.ts';
 import { currentPageActions } from '@/lib/page-actions.ts';
 import { savedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
-import { userSearchQueryOptions } from '@/lib/user-search.ts';
 import { cn } from '@/lib/utils.ts';
+import { groupsListQueryOptions } from '@/queries/groups.ts';
+import { userSearchQueryOptions } from '@/queries/users.ts';
 
 import { matchesTerm, parseRecordId } from '../lib/palette-search.ts';
 
@@ -69,12 +69,9 @@ export function CommandPalette({
     ...userSearchQueryOptions(debounced),
     enabled: debounced.length >= 2,
   });
-  // Six groups in the demo workspace; a page of 100 covers any realistic number, matched here.
-  const groups = useQuery({
-    queryKey: ['groups', 'palette'],
-    queryFn: ({ signal }) => api.listGroups({ first: 100, signal }),
-    staleTime: 5 * 60_000,
-  });
+  // Six groups in the demo workspace; the groups list's first page of 100 covers any realistic
+  // number, matched here (shared with the groups page).
+  const groups = useInfiniteQuery({ ...groupsListQueryOptions(), staleTime: 5 * 60_000 });
 
   const close = () => onOpenChange(false);
   const go = (href: string) => {
@@ -165,7 +162,9 @@ export function CommandPalette({
     }
     if (q) {
       for (const group of take(
-        (groups.data?.items ?? []).filter((g) => matchesTerm(q, [g.name])),
+        (groups.data?.pages.flatMap((page) => page.items) ?? []).filter((g) =>
+          matchesTerm(q, [g.name]),
+        ),
       )) {
         out.push({
           key: `group:${group.id}`,

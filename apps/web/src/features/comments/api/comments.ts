@@ -1,15 +1,10 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
-import type { Comment, RecordType } from '@wsc/api-client';
+import type { Comment } from '@wsc/api-client';
 
+import type { RecordRef } from '@/queries/records.ts';
 import { api } from '@/lib/api.ts';
-
-/** A record the comment calls are about. */
-export interface RecordRef {
-  recordType: RecordType;
-  alias: string;
-  id: string;
-}
+import { recordKeys } from '@/queries/records.ts';
 
 const PAGE = 100;
 
@@ -21,7 +16,7 @@ const PAGE = 100;
  */
 export function commentsQueryOptions(record: RecordRef) {
   return infiniteQueryOptions({
-    queryKey: ['comments', record.recordType, record.alias, record.id],
+    queryKey: recordKeys.comments(record),
     queryFn: ({ pageParam, signal }) =>
       api.listComments(record.recordType, record.alias, record.id, {
         first: PAGE,

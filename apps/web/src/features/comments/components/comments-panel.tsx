@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 
 import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
 
+import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -13,7 +14,6 @@ import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { personName } from '@/lib/people.ts';
 
-import type { RecordRef } from '../api/comments.ts';
 import { addComment, commentsQueryOptions, oldestFirst } from '../api/comments.ts';
 import { draftKey, readDraft, saveDraft } from '../lib/drafts.ts';
 

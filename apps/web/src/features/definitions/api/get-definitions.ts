@@ -2,7 +2,6 @@ import { queryOptions } from '@tanstack/react-query';
 
 import type { Definition, RecordType } from '@wsc/api-client';
 
-import { api } from '@/lib/api.ts';
 import { bff } from '@/lib/bff.ts';
 
 /**
@@ -18,22 +17,6 @@ export function definitionsQueryOptions() {
     queryKey: ['definitions'],
     queryFn: ({ signal }) => bff.definitions({ signal }),
     staleTime: 5 * 60_000,
-  });
-}
-
-/**
- * The number of records of one definition: a one-item search reads `total` cheaply. `undefined`
- * when the server gives no total; elements the server cannot list are not asked.
- *
- * @example
- * const { data: count } = useQuery(recordCountQueryOptions('apps', 'support-tickets'));
- */
-export function recordCountQueryOptions(recordType: RecordType, alias: string) {
-  return queryOptions({
-    queryKey: ['record-count', recordType, alias],
-    queryFn: async ({ signal }) =>
-      (await api.searchRecords(recordType, alias, { first: 1, signal })).total ?? null,
-    staleTime: 60_000,
   });
 }
 

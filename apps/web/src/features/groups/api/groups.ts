@@ -1,64 +1,6 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-
 import type { User } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
-
-/** Rows per page of the members table. */
-export const MEMBERS_PAGE_SIZE = 50;
-
-/**
- * The key every groups query lives under (list, detail, members, and a user's groups on their
- * page), so that one invalidation after a membership change refreshes them all.
- */
-export const GROUPS_QUERY_KEY = ['groups'] as const;
-
-const nextCursor = (last: { paging: { has_next_page: boolean; end_cursor: string | null } }) =>
-  last.paging.has_next_page ? (last.paging.end_cursor ?? undefined) : undefined;
-
-/**
- * Cursor-paged groups.
- *
- * @example
- * const query = useInfiniteQuery(groupsListQueryOptions());
- */
-export function groupsListQueryOptions() {
-  return infiniteQueryOptions({
-    queryKey: ['groups', 'list'],
-    queryFn: ({ pageParam, signal }) => api.listGroups({ first: 100, after: pageParam, signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
-  });
-}
-
-/**
- * One group and its flags.
- *
- * @example
- * const { data: group } = useSuspenseQuery(groupQueryOptions(groupId));
- */
-export function groupQueryOptions(groupId: string) {
-  return queryOptions({
-    queryKey: ['groups', 'detail', groupId],
-    queryFn: ({ signal }) => api.getGroup(groupId, { signal }),
-  });
-}
-
-/**
- * A group's members, cursor-paged in the order they were added.
- *
- * @example
- * const query = useInfiniteQuery(groupMembersQueryOptions(groupId));
- */
-export function groupMembersQueryOptions(groupId: string) {
-  return infiniteQueryOptions({
-    queryKey: ['groups', 'members', groupId],
-    queryFn: ({ pageParam, signal }) =>
-      api.listGroupMembers(groupId, { first: MEMBERS_PAGE_SIZE, after: pageParam, signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
-  });
-}
 
 /** Every member id of a group, walking the pages 1,000 at a time. */
 async function memberIds(groupId: string): Promise<Set<string>> {

@@ -22,14 +22,10 @@ import {
 } from '@/components/ui/table.tsx';
 import { formatCount } from '@/lib/format.ts';
 import { personName, statusLabel } from '@/lib/people.ts';
+import { groupKeys, groupMembersQueryOptions } from '@/queries/groups.ts';
 
 import type { MembershipChange } from '../api/groups.ts';
-import {
-  addMembers,
-  groupMembersQueryOptions,
-  GROUPS_QUERY_KEY,
-  removeMembers,
-} from '../api/groups.ts';
+import { addMembers, removeMembers } from '../api/groups.ts';
 import { AddMembers } from './add-members.tsx';
 import { GroupFlags } from './group-flags.tsx';
 
@@ -91,7 +87,7 @@ export function GroupDetail({
       setSelected(new Set());
     },
     // Refresh members, the group, and the "groups" list on people's pages, success or not.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: GROUPS_QUERY_KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: groupKeys.all }),
   });
 
   const chosenUsers = rows.filter((user) => selected.has(user.id));

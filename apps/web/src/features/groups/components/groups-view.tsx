@@ -15,8 +15,8 @@ import {
   TableRow,
 } from '@/components/ui/table.tsx';
 import { formatCount } from '@/lib/format.ts';
+import { groupsListQueryOptions } from '@/queries/groups.ts';
 
-import { groupsListQueryOptions } from '../api/groups.ts';
 import { GroupFlags } from './group-flags.tsx';
 
 /**
@@ -29,7 +29,12 @@ export function GroupsView() {
 
   if (query.isPending) {
     return (
-      <div className="grid gap-2 px-6 py-4" role="status" aria-busy="true" aria-label="Loading groups">
+      <div
+        className="grid gap-2 px-6 py-4"
+        role="status"
+        aria-busy="true"
+        aria-label="Loading groups"
+      >
         {Array.from({ length: 6 }, (_, i) => (
           <Skeleton key={i} className="h-9 w-full" />
         ))}

@@ -19,8 +19,9 @@ import { toast } from '@/components/ui/toast.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatDate, formatDateTime } from '@/lib/format.ts';
 import { saveRecord, StaleRecordError } from '@/lib/record-writes.ts';
+import { recordKeys, recordQueryOptions } from '@/queries/records.ts';
 
-import { createRecord, recordQueryOptions } from '../api/records.ts';
+import { createRecord } from '../api/records.ts';
 import { changedFields, RecordForm } from './record-form.tsx';
 
 /** A read-only value as the header shows it: dates in the viewer's zone. */
@@ -75,7 +76,9 @@ export function RecordEditor({
       setBase({ record: saved.record as RecordData, etag: saved.etag });
       setKeptDraft(undefined);
       setFormKey((k) => k + 1);
-      void queryClient.invalidateQueries({ queryKey: ['records', recordType, definition.alias] });
+      void queryClient.invalidateQueries({
+        queryKey: recordKeys.lists(recordType, definition.alias),
+      });
     },
     onError: (error, vars) => {
       if (isApiError(error) && error.status === 412) {
@@ -220,9 +223,11 @@ export function RecordCreator({
     mutationFn: (fields: RecordData) =>
       createRecord({ recordType, alias: definition.alias, fields }),
     onSuccess: (record) => {
-      void queryClient.invalidateQueries({ queryKey: ['records', recordType, definition.alias] });
       void queryClient.invalidateQueries({
-        queryKey: ['record-count', recordType, definition.alias],
+        queryKey: recordKeys.lists(recordType, definition.alias),
+      });
+      void queryClient.invalidateQueries({
+        queryKey: recordKeys.count(recordType, definition.alias),
       });
       const handle = recordHandle(record, definition);
       if (handle) return onCreated(handle);

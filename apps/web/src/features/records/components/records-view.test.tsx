@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { RecordData } from '@wsc/api-client';
 import { capabilitiesFor } from '@wsc/api-client';
 
 import { CapabilitiesContext } from '@/lib/capabilities.ts';
+import { sizeScrollContainer } from '@/testing/layout.ts';
 import {
   hostedTicketsDefinition,
   jsonResponse,
@@ -45,32 +46,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-// jsdom has no layout: give the table's scroll container a 1280x800 box, as a browser would.
-const descriptors = {
-  clientHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight'),
-  clientWidth: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth'),
-};
-beforeAll(() => {
-  const sized = (el: HTMLElement, size: number) =>
-    el.dataset.testid === 'records-scroll' ? size : 0;
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return sized(this, 800);
-    },
-  });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return sized(this, 1280);
-    },
-  });
-});
-afterAll(() => {
-  for (const [key, descriptor] of Object.entries(descriptors)) {
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, key, descriptor);
-  }
-});
+sizeScrollContainer('records-scroll');
 
 const noop = () => undefined;
 

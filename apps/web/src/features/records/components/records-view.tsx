@@ -1,30 +1,17 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import {
-  ArrowDownUp,
-  ChevronRight,
-  FilterX,
-  ListFilter,
-  Loader2,
-  Plus,
-  SearchX,
-} from 'lucide-react';
+import { ArrowDownUp, ChevronRight, FilterX, Loader2, Plus, SearchX } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 
-import { ErrorPanel } from '@/components/errors/error-panel.tsx';
-import { FilterBuilder } from '@/components/filter-builder/filter-builder.tsx';
-import { countConditions, rsqlToGroup } from '@/components/filter-builder/filter-model.ts';
-import { SkippedNote } from '@/components/skipped-note.tsx';
-import { Badge } from '@/components/ui/badge.tsx';
+import { ListPage } from '@/components/list-page.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatCount } from '@/lib/format.ts';
+import { recordSearchQueryOptions } from '@/queries/records.ts';
 
 import type { RecordListSearch } from '../lib/search-params.ts';
 import type { TableSelection } from './records-table.tsx';
-import { recordSearchQueryOptions } from '../api/records.ts';
 import { allFields, defaultColumns } from '../lib/columns.ts';
 import { LOCAL_SORT_LIMIT, sortRecords } from '../lib/local-sort.ts';
 import { nextSort, parseSort } from '../lib/search-params.ts';
@@ -44,15 +31,6 @@ export interface RecordsViewProps {
   selection?: TableSelection | undefined;
   /** Shown above the table, e.g. the bulk-change bar for the checked rows. */
   renderSelectionBar?: (info: { rows: RecordData[]; total: number | undefined }) => React.ReactNode;
-}
-
-function filterCount(filter: string | undefined): number | null {
-  if (!filter) return 0;
-  try {
-    return countConditions(rsqlToGroup(filter));
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -81,7 +59,6 @@ export function RecordsView({
     if (!handleField || !known.has(handleField)) return chosen;
     return [handleField, ...chosen.filter((name) => name !== handleField)];
   }, [search.cols, fields, definition, handleField]);
-  const [filterOpen, setFilterOpen] = useState(false);
 
   const query = useInfiniteQuery({
     ...recordSearchQueryOptions(recordType, definition.alias, search, capabilities.sort),
@@ -105,7 +82,6 @@ export function RecordsView({
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  const activeFilters = filterCount(search.filter);
   const loadingAll = useRef(false);
   const [loadAllError, setLoadAllError] = useState<unknown>(null);
   const loadAll = useCallback(async () => {
@@ -128,49 +104,27 @@ export function RecordsView({
   }, [fetchNextPage]);
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col">
-      <div className="flex flex-wrap items-center gap-2 border-b px-6 py-2.5">
-        <Button
-          variant={search.filter ? 'secondary' : 'outline'}
-          size="sm"
-          aria-expanded={filterOpen}
-          aria-controls="records-filter"
-          onClick={() => setFilterOpen((open) => !open)}
-        >
-          <ListFilter aria-hidden="true" />
-          Filter
-          {search.filter && (
-            <Badge variant="default" className="h-5 min-w-5 px-1.5 tabular-nums">
-              {activeFilters ?? '!'}
-            </Badge>
-          )}
-        </Button>
-        {search.filter && (
-          <>
-            <code
-              className="bg-muted text-muted-foreground max-w-[40ch] truncate rounded-md px-2 py-1 font-mono text-xs"
-              title={search.filter}
-              data-testid="active-filter"
-            >
-              {search.filter}
-            </code>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => onSearchChange({ filter: undefined, cursor: undefined })}
-            >
-              <FilterX aria-hidden="true" />
-              Clear
-            </Button>
-          </>
-        )}
-        <div className="ml-auto flex items-center gap-2">
-          {query.isFetching && !query.isFetchingNextPage && !query.isPending && (
-            <span role="status" className="text-muted-foreground">
-              <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-              <span className="sr-only">Updating</span>
-            </span>
-          )}
+    <ListPage
+      query={query}
+      count={rows.length}
+      filter={search.filter}
+      filterFields={fields}
+      onApplyFilter={(filter) => onSearchChange({ filter, cursor: undefined })}
+      filterPanelId="records-filter"
+      toolbarAfterFilter={
+        search.filter && (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => onSearchChange({ filter: undefined, cursor: undefined })}
+          >
+            <FilterX aria-hidden="true" />
+            Clear
+          </Button>
+        )
+      }
+      toolbarEnd={
+        <>
           <ColumnChooser
             fields={fields}
             columns={columns}
@@ -181,47 +135,37 @@ export function RecordsView({
             <Plus aria-hidden="true" />
             New record
           </Button>
-        </div>
-      </div>
-
-      {filterOpen && (
-        <div id="records-filter" className="bg-muted/30 border-b px-6 py-3">
-          <FilterBuilder
-            // Re-mount when the applied filter changes elsewhere (Back/Forward, Clear).
-            key={search.filter ?? ''}
-            fields={fields}
-            value={search.filter ?? ''}
-            onApply={(filter) => onSearchChange({ filter: filter || undefined, cursor: undefined })}
-            onClose={() => setFilterOpen(false)}
-          />
-        </div>
-      )}
-
-      {localSort && query.isSuccess && (
-        <LocalSortNote
-          loaded={loaded.length}
-          total={total}
-          complete={!hasNextPage}
-          loading={isFetchingNextPage}
-          failed={loadAllError !== null}
-          onLoadAll={() => void loadAll()}
-        />
-      )}
-
-      {renderSelectionBar?.({ rows, total })}
-
-      {query.isPending ? (
-        <TableSkeleton />
-      ) : query.isError && rows.length === 0 ? (
-        <ErrorPanel error={query.error} onRetry={() => void query.refetch()} className="flex-1" />
-      ) : rows.length === 0 ? (
+        </>
+      }
+      aboveTable={
+        <>
+          {localSort && query.isSuccess && (
+            <LocalSortNote
+              loaded={loaded.length}
+              total={total}
+              complete={!hasNextPage}
+              loading={isFetchingNextPage}
+              failed={loadAllError !== null}
+              onLoadAll={() => void loadAll()}
+            />
+          )}
+          {renderSelectionBar?.({ rows, total })}
+        </>
+      }
+      skeleton={{
+        label: 'Loading records',
+        rowClassName: 'h-[37px]',
+        cellClassNames: ['w-16', 'w-64', 'w-20', 'w-24', 'w-32'],
+      }}
+      empty={
         <EmptyState
           filtered={Boolean(search.filter)}
           onClear={() => onSearchChange({ filter: undefined, cursor: undefined })}
           onCreate={onCreate}
           name={definition.name}
         />
-      ) : (
+      }
+      table={
         <RecordsTable
           definition={definition}
           rows={rows}
@@ -236,47 +180,36 @@ export function RecordsView({
           activeId={activeId}
           selection={selection}
         />
-      )}
-
-      {query.isError && rows.length > 0 && (
-        <ErrorPanel compact error={query.error} onRetry={() => void query.refetch()} />
-      )}
-
-      <footer className="text-muted-foreground flex items-center gap-3 border-t px-6 py-2 text-xs">
-        <span role="status" aria-live="polite" data-testid="records-status">
-          {query.isPending
-            ? 'Loading records…'
-            : total === undefined
-              ? // The hosted service does not promise a total: say what is known.
-                `${formatCount(rows.length)} loaded${hasNextPage ? ', more available' : ` ${rows.length === 1 ? 'record' : 'records'}`}`
-              : `${formatCount(rows.length)} loaded of ${formatCount(total)} ${total === 1 ? 'record' : 'records'}`}
-        </span>
-        <SkippedNote pages={query.data?.pages} noun="record" />
-        <div className="ml-auto flex items-center gap-2">
-          {search.cursor && (
-            <Button variant="ghost" size="xs" onClick={() => onSearchChange({ cursor: undefined })}>
-              Back to first page
-            </Button>
-          )}
-          {hasNextPage && (
-            <>
-              <Button variant="outline" size="xs" onClick={loadMore} disabled={isFetchingNextPage}>
-                {isFetchingNextPage && <Loader2 className="animate-spin" aria-hidden="true" />}
-                Load more
-              </Button>
-              <Button
-                variant="ghost"
-                size="xs"
-                onClick={() => onSearchChange({ cursor: lastPage?.paging.end_cursor ?? undefined })}
-              >
-                Next page
-                <ChevronRight aria-hidden="true" />
-              </Button>
-            </>
-          )}
-        </div>
-      </footer>
-    </div>
+      }
+      statusTestId="records-status"
+      status={
+        query.isPending
+          ? 'Loading records…'
+          : total === undefined
+            ? // The hosted service does not promise a total: say what is known.
+              `${formatCount(rows.length)} loaded${hasNextPage ? ', more available' : ` ${rows.length === 1 ? 'record' : 'records'}`}`
+            : `${formatCount(rows.length)} loaded of ${formatCount(total)} ${total === 1 ? 'record' : 'records'}`
+      }
+      noun="record"
+      onLoadMore={loadMore}
+      pagingStart={
+        search.cursor && (
+          <Button variant="ghost" size="xs" onClick={() => onSearchChange({ cursor: undefined })}>
+            Back to first page
+          </Button>
+        )
+      }
+      pagingEnd={
+        <Button
+          variant="ghost"
+          size="xs"
+          onClick={() => onSearchChange({ cursor: lastPage?.paging.end_cursor ?? undefined })}
+        >
+          Next page
+          <ChevronRight aria-hidden="true" />
+        </Button>
+      }
+    />
   );
 }
 
@@ -324,23 +257,6 @@ function LocalSortNote({
             : `Load all ${formatCount(total)} and sort`}
         </Button>
       )}
-    </div>
-  );
-}
-
-function TableSkeleton() {
-  return (
-    <div className="flex-1 overflow-hidden" role="status" aria-busy="true" aria-label="Loading records">
-      <div className="bg-muted h-9 border-b" />
-      {Array.from({ length: 12 }, (_, i) => (
-        <div key={i} className="flex h-[37px] items-center gap-6 border-b px-4">
-          <Skeleton className="h-3.5 w-16" />
-          <Skeleton className="h-3.5 w-64" />
-          <Skeleton className="h-3.5 w-20" />
-          <Skeleton className="h-3.5 w-24" />
-          <Skeleton className="h-3.5 w-32" />
-        </div>
-      ))}
     </div>
   );
 }

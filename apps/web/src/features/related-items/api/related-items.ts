@@ -5,6 +5,7 @@ import { recordHandle } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 import { mapLimit } from '@/lib/map-limit.ts';
+import { recordKeys } from '@/queries/records.ts';
 
 import type { RelatedRow } from '../lib/related.ts';
 import {
@@ -41,7 +42,7 @@ export function relatedItemsQueryOptions(
   definitions: Definition[],
 ) {
   return queryOptions({
-    queryKey: ['related-items', recordType, alias, id],
+    queryKey: recordKeys.related({ recordType, alias, id }),
     queryFn: async ({ signal }) => {
       const page = await api.listRelated(recordType, alias, id, { first: RELATED_PAGE, signal });
       const titles = new Map<string, string>();
@@ -108,7 +109,7 @@ export function relatedCandidatesQueryOptions(
   const created = definition.fields.find((f) => f.readOnly && /^created (at|on)$/i.test(f.name));
   const sort = serverSort && created ? `-${created.name}` : undefined;
   return queryOptions({
-    queryKey: ['records', definition.recordType, definition.alias, 'picker', filter ?? '', sort],
+    queryKey: recordKeys.picker(definition.recordType, definition.alias, filter ?? '', sort),
     queryFn: ({ signal }) =>
       api.searchRecords(definition.recordType, definition.alias, {
         filter,

@@ -3,9 +3,10 @@ import { Link } from '@tanstack/react-router';
 import { Link2, Link2Off, Loader2, Plus, Search, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 
-import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+import type { Definition, RecordData } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
+import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -23,12 +24,6 @@ import {
   relatedItemsQueryOptions,
   removeRelated,
 } from '../api/related-items.ts';
-
-interface RecordRef {
-  recordType: RecordType;
-  alias: string;
-  id: string;
-}
 
 /**
  * A record's related items: type, alias and title of each, a link that opens it, an inline picker
@@ -106,7 +101,12 @@ export function RelatedItemsPanel({
         />
       )}
       {query.isPending ? (
-        <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading related items">
+        <div
+          className="grid gap-2"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading related items"
+        >
           {Array.from({ length: 3 }, (_, i) => (
             <Skeleton key={i} className="h-12 w-full" />
           ))}

@@ -1,13 +1,11 @@
 import type { InfiniteData } from '@tanstack/react-query';
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 
 import type { Definition, RecordData, RecordPagedList, RecordType } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
-
-/** Records per page of the queue; the same as the records table, so both share cached pages. */
-export const TRIAGE_PAGE_SIZE = 100;
+import { recordQueryOptions, recordSearchQueryOptions } from '@/queries/records.ts';
 
 /** A queue row: the record as listed, with its handle (rows without one are not in the queue). */
 export type TriageRow = RecordData & { id: string };
@@ -22,11 +20,11 @@ export interface TriageQueue {
 }
 
 /**
- * The queue: the filtered, sorted records, cursor-paged. The key is the records list's key for a
- * first page (`['records', type, alias, {filter, sort, cursor}]`), so entering triage from the
- * list reuses its pages, and writes that invalidate the list refresh the queue too. Without a
- * server sort the queue is in the server's order (sorting only the loaded part would make `j`
- * skip records that arrive with later pages).
+ * The queue: the filtered, sorted records, cursor-paged: the records list from its first page
+ * ({@link recordSearchQueryOptions}), so entering triage from the list reuses its pages, and
+ * writes that invalidate the list refresh the queue too. Without a server sort the queue is in the
+ * server's order (sorting only the loaded part would make `j` skip records that arrive with later
+ * pages).
  *
  * @example
  * const queue = useInfiniteQuery(triageQueueQueryOptions({ recordType: 'apps', alias: 'support-tickets', serverSort: true }));
@@ -35,43 +33,25 @@ export function triageQueueQueryOptions({
   recordType,
   alias,
   filter,
-  sort: requested,
+  sort,
   serverSort,
 }: TriageQueue) {
-  const sort = serverSort ? requested : undefined;
-  return infiniteQueryOptions({
-    queryKey: ['records', recordType, alias, { filter, sort, cursor: undefined }],
-    queryFn: ({ pageParam, signal }) =>
-      api.searchRecords(recordType, alias, {
-        filter: filter || undefined,
-        sort: sort || undefined,
-        first: TRIAGE_PAGE_SIZE,
-        after: pageParam,
-        signal,
-      }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) =>
-      last.paging.has_next_page ? (last.paging.end_cursor ?? undefined) : undefined,
-  });
+  return recordSearchQueryOptions(recordType, alias, { filter, sort }, serverSort);
 }
 
 /** How long a fetched (or prefetched) record counts as fresh while triaging. */
 const RECORD_FRESH_MS = 15_000;
 
 /**
- * One record with its ETag. Same key as the record panel (`['record', type, alias, id]`), so a
- * record saved in one place is current in the other. Fresh for a short while, so that a
- * prefetched neighbour shows at once on `j` instead of being fetched again.
+ * One record with its ETag: the record panel's query ({@link recordQueryOptions}), so a record
+ * saved in one place is current in the other. Fresh for a short while, so that a prefetched
+ * neighbour shows at once on `j` instead of being fetched again.
  *
  * @example
  * queryClient.prefetchQuery(triageRecordQueryOptions('apps', 'support-tickets', 'SUP-2'));
  */
 export function triageRecordQueryOptions(recordType: RecordType, alias: string, id: string) {
-  return queryOptions({
-    queryKey: ['record', recordType, alias, id],
-    queryFn: ({ signal }) => api.getRecord(recordType, alias, id, { signal }),
-    staleTime: RECORD_FRESH_MS,
-  });
+  return queryOptions({ ...recordQueryOptions(recordType, alias, id), staleTime: RECORD_FRESH_MS });
 }
 
 /**

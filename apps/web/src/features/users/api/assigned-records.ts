@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
+import { recordKeys } from '@/queries/records.ts';
 
 import { assignedFilter, updatedField } from '../lib/assigned.ts';
 
@@ -50,7 +51,7 @@ export function assignedRecordsQueryOptions(
   const recordType = definition.recordType as RecordType;
   const updated = updatedField(definition);
   return queryOptions({
-    queryKey: ['assigned-records', recordType, definition.alias, email, serverSort],
+    queryKey: recordKeys.assigned(recordType, definition.alias, email, serverSort),
     queryFn: async ({ signal }): Promise<AssignedRecords> => {
       const [all, open] = await Promise.all([
         api.searchRecords(recordType, definition.alias, {

@@ -18,8 +18,9 @@ import {
 } from '@/components/ui/dialog.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { userKeys } from '@/queries/users.ts';
 
-import { createUser, USERS_QUERY_KEY } from '../api/users.ts';
+import { createUser } from '../api/users.ts';
 
 type FormField = 'email' | 'firstName' | 'lastName' | 'jobTitle';
 type Draft = Record<FormField, string>;
@@ -87,7 +88,7 @@ export function CreateUserDialog({
   const mutation = useMutation({
     mutationFn: createUser,
     onSuccess: async (user) => {
-      await queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
       onCreated(user);
     },
     onError: (error) => {

@@ -18,9 +18,10 @@ import {
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { formatCount } from '@/lib/format.ts';
 import { personName } from '@/lib/people.ts';
+import { userKeys, userQueryOptions } from '@/queries/users.ts';
 
 import type { AssignedRecords } from '../api/assigned-records.ts';
-import { deactivateUser, userQueryOptions, USERS_QUERY_KEY } from '../api/users.ts';
+import { deactivateUser } from '../api/users.ts';
 import { AssignedRecordLinks } from './assigned-records.tsx';
 
 /**
@@ -44,7 +45,7 @@ export function DeactivateUserDialog({
     mutationFn: () => deactivateUser(user.id),
     onSuccess: async (updated) => {
       queryClient.setQueryData(userQueryOptions(user.id).queryKey, updated);
-      await queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
       onOpenChange(false);
     },
   });
@@ -71,7 +72,12 @@ export function DeactivateUserDialog({
             What they own
           </h3>
           {loading ? (
-            <div className="grid gap-1.5" role="status" aria-busy="true" aria-label="Loading their records">
+            <div
+              className="grid gap-1.5"
+              role="status"
+              aria-busy="true"
+              aria-label="Loading their records"
+            >
               <Skeleton className="h-4 w-2/3" />
               <Skeleton className="h-4 w-1/2" />
             </div>

@@ -12,9 +12,9 @@ import { Button } from '@/components/ui/button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 import { personName, statusLabel } from '@/lib/people.ts';
+import { userGroupsQueryOptions } from '@/queries/groups.ts';
 
 import { assignedRecordsQueryOptions } from '../api/assigned-records.ts';
-import { userGroupsQueryOptions } from '../api/users.ts';
 import { assignableDefinitions } from '../lib/assigned.ts';
 import { AssignedRecordsSection } from './assigned-records.tsx';
 import { UserStatusBadge } from './user-status-badge.tsx';
@@ -129,7 +129,12 @@ export function UserDetail({
                 Groups
               </h2>
               {groups.isPending ? (
-                <div className="flex gap-2" role="status" aria-busy="true" aria-label="Loading groups">
+                <div
+                  className="flex gap-2"
+                  role="status"
+                  aria-busy="true"
+                  aria-label="Loading groups"
+                >
                   <Skeleton className="h-6 w-24" />
                   <Skeleton className="h-6 w-20" />
                 </div>

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Node } from '@wsc/rsql';
 import { and, ilike, or, parse, serialize } from '@wsc/rsql';
 
-import type { FilterField } from '@/components/filter-builder/filter-builder.tsx';
+import type { FilterField } from '@/components/filter-builder/filter-field.ts';
 
 /** The user fields the API filters on, for the filter builder. */
 export const USER_FILTER_FIELDS: FilterField[] = [

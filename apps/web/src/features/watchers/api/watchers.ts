@@ -1,15 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 
-import type { RecordType } from '@wsc/api-client';
-
+import type { RecordRef } from '@/queries/records.ts';
 import { api } from '@/lib/api.ts';
-
-/** A record the watcher calls are about. */
-export interface RecordRef {
-  recordType: RecordType;
-  alias: string;
-  id: string;
-}
+import { recordKeys } from '@/queries/records.ts';
 
 /**
  * A record's watchers (oldest first; one page covers any realistic list).
@@ -19,7 +12,7 @@ export interface RecordRef {
  */
 export function watchersQueryOptions(record: RecordRef) {
   return queryOptions({
-    queryKey: ['watchers', record.recordType, record.alias, record.id],
+    queryKey: recordKeys.watchers(record),
     queryFn: ({ signal }) =>
       api.listWatchers(record.recordType, record.alias, record.id, { first: 500, signal }),
     staleTime: 0,

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 
 import type { WatcherTarget } from '@wsc/api-client';
 
+import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -13,7 +14,6 @@ import { toast } from '@/components/ui/toast.tsx';
 import { UserPicker } from '@/components/user-picker.tsx';
 import { personName } from '@/lib/people.ts';
 
-import type { RecordRef } from '../api/watchers.ts';
 import { addWatchers, removeWatchers, watchersQueryOptions } from '../api/watchers.ts';
 
 function initialsOf(target: WatcherTarget): string {

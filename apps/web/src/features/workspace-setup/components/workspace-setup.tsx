@@ -190,7 +190,7 @@ function WorkspaceDescription({ onDescriptionChanged }: { onDescriptionChanged: 
  * <WorkspaceSetup
  *   definitions={session.capabilities.definitions}
  *   region={session.region}
- *   onDescriptionChanged={() => queryClient.invalidateQueries({ queryKey: ['definitions'] })}
+ *   onDescriptionChanged={() => queryClient.invalidateQueries({ queryKey: definitionsQueryOptions().queryKey })}
  * />
  */
 export function WorkspaceSetup({
@@ -233,7 +233,12 @@ export function WorkspaceSetup({
         {definitions === 'workspace' && (
           <Suspense
             fallback={
-              <div className="grid gap-3" role="status" aria-busy="true" aria-label="Loading the description">
+              <div
+                className="grid gap-3"
+                role="status"
+                aria-busy="true"
+                aria-label="Loading the description"
+              >
                 <Skeleton className="h-28 w-full" />
                 <Skeleton className="h-24 w-full" />
                 <Skeleton className="h-24 w-full" />

@@ -2,8 +2,8 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 
 import { canManage } from '@/features/auth/api/session.ts';
-import { groupMembersQueryOptions, groupQueryOptions } from '@/features/groups/api/groups.ts';
 import { GroupDetail } from '@/features/groups/components/group-detail.tsx';
+import { groupMembersQueryOptions, groupQueryOptions } from '@/queries/groups.ts';
 
 import { RouteError } from '../../-components/route-error.tsx';
 

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 
-import { groupsListQueryOptions } from '@/features/groups/api/groups.ts';
 import { GroupsView } from '@/features/groups/components/groups-view.tsx';
+import { groupsListQueryOptions } from '@/queries/groups.ts';
 
 import { RouteError } from '../../-components/route-error.tsx';
 

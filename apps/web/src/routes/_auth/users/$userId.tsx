@@ -3,8 +3,8 @@ import { createFileRoute } from '@tanstack/react-router';
 
 import { canManage } from '@/features/auth/api/session.ts';
 import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
-import { userQueryOptions } from '@/features/users/api/users.ts';
 import { UserDetail } from '@/features/users/components/user-detail.tsx';
+import { userQueryOptions } from '@/queries/users.ts';
 
 import { RouteError } from '../../-components/route-error.tsx';
 

@@ -3,9 +3,9 @@ import { useCallback } from 'react';
 
 import type { UsersSearch } from '@/features/users/lib/user-filter.ts';
 import { canManage } from '@/features/auth/api/session.ts';
-import { usersListQueryOptions } from '@/features/users/api/users.ts';
 import { UsersView } from '@/features/users/components/users-view.tsx';
 import { usersFilter, UsersSearchSchema } from '@/features/users/lib/user-filter.ts';
+import { usersListQueryOptions } from '@/queries/users.ts';
 
 import { RouteError } from '../../-components/route-error.tsx';
 

@@ -21,15 +21,18 @@ import {
   definitionsQueryOptions,
   findDefinition,
   RECORD_TYPE_LABELS,
-  recordCountQueryOptions,
 } from '@/features/definitions/api/get-definitions.ts';
-import { recordSearchQueryOptions } from '@/features/records/api/records.ts';
 import { OpenByHandle } from '@/features/records/components/open-by-handle.tsx';
 import { RecordsView } from '@/features/records/components/records-view.tsx';
 import { RecordListSearchSchema } from '@/features/records/lib/search-params.ts';
 import { ViewControls } from '@/features/saved-views/components/view-controls.tsx';
 import { usePageActions } from '@/lib/page-actions.ts';
 import { savedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
+import {
+  recordCountQueryOptions,
+  recordKeys,
+  recordSearchQueryOptions,
+} from '@/queries/records.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
 
@@ -256,8 +259,10 @@ function RecordsPage() {
             onClear={clearSelection}
             onApplied={() => {
               clearSelection();
-              void queryClient.invalidateQueries({ queryKey: ['records', recordType, alias] });
-              void queryClient.invalidateQueries({ queryKey: ['record', recordType, alias] });
+              void queryClient.invalidateQueries({ queryKey: recordKeys.lists(recordType, alias) });
+              void queryClient.invalidateQueries({
+                queryKey: recordKeys.details(recordType, alias),
+              });
             }}
           />
         )}

@@ -15,8 +15,8 @@ import {
   definitionsQueryOptions,
   findDefinition,
 } from '@/features/definitions/api/get-definitions.ts';
-import { recordQueryOptions } from '@/features/records/api/records.ts';
 import { RecordEditor } from '@/features/records/components/record-editor.tsx';
+import { recordQueryOptions } from '@/queries/records.ts';
 
 import { RouteError } from '../../../../-components/route-error.tsx';
 import { RecordPanelSearchSchema } from './-components/record-panel-search.ts';

@@ -1,0 +1,107 @@
+import { useRef, useState } from 'react';
+
+import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+
+import { describeError } from '@/components/errors/error-message.ts';
+import { useCapabilities } from '@/lib/capabilities.ts';
+
+import type { BulkItem, BulkPlan } from '../lib/plan.ts';
+import type { BulkOutcome } from '../lib/scheduler.ts';
+import { bulkUpdate, fetchAllMatching, toFailureInfo } from '../api/bulk-api.ts';
+import { planBulk } from '../lib/plan.ts';
+import { runBulk } from '../lib/scheduler.ts';
+
+/** What a bulk change applies to: the checked rows, or everything the filter matches. */
+export type BulkTarget =
+  | { kind: 'selected'; records: RecordData[] }
+  | { kind: 'filter'; filter: string | undefined; total: number };
+
+/** Requests in flight at once, and the pace: ~18 per second stays under the API's 20/s. */
+const BULK_CONCURRENCY = 4;
+const BULK_MIN_INTERVAL_MS = 55;
+
+export type BulkStep =
+  | { name: 'edit' }
+  | { name: 'loading'; loaded: number; total: number }
+  | { name: 'preview'; plan: BulkPlan; changes: RecordData }
+  /** `offset`: outcomes kept from an earlier run (a retry only redoes the failed ones). */
+  | { name: 'running'; total: number; offset: number; changes: RecordData }
+  | { name: 'done'; changes: RecordData };
+
+/**
+ * The steps of a bulk change after the form: `preview` reads the records (all that the filter
+ * matches, with progress) and plans which will really change; `run` writes them (4 in flight,
+ * paced, backing off on 429), collecting one outcome per record, and a retry of the failed ones
+ * keeps the other outcomes. `stop` aborts what is in flight; `ran` says whether anything was
+ * written, so the caller refreshes only then.
+ *
+ * @example
+ * const bulk = useBulkRun(definition, target);
+ * await bulk.preview({ Status: 'Closed' });
+ */
+export function useBulkRun(definition: Definition, target: BulkTarget) {
+  const recordType = definition.recordType as RecordType;
+  const { etag: serverChecks } = useCapabilities();
+  const [step, setStep] = useState<BulkStep>({ name: 'edit' });
+  const [problem, setProblem] = useState<string | undefined>();
+  const [outcomes, setOutcomes] = useState<BulkOutcome[]>([]);
+  const abort = useRef<AbortController | null>(null);
+  const ran = useRef(false);
+
+  async function preview(changes: RecordData) {
+    setProblem(undefined);
+    abort.current = new AbortController();
+    try {
+      const records =
+        target.kind === 'selected'
+          ? target.records
+          : await (async () => {
+              setStep({ name: 'loading', loaded: 0, total: target.total });
+              return fetchAllMatching(recordType, definition.alias, target.filter, {
+                signal: abort.current?.signal,
+                onProgress: (loaded, total) => setStep({ name: 'loading', loaded, total }),
+              });
+            })();
+      setStep({ name: 'preview', plan: planBulk(records, changes, definition), changes });
+    } catch (error) {
+      setStep({ name: 'edit' });
+      setProblem(describeError(error).title);
+    }
+  }
+
+  async function run(ids: BulkItem[], changes: RecordData, previous: BulkOutcome[]) {
+    const controller = new AbortController();
+    abort.current = controller;
+    ran.current = true;
+    const retried = new Set(ids.map((i) => i.id));
+    const kept = previous.filter((o) => !retried.has(o.id));
+    setOutcomes(kept);
+    setStep({ name: 'running', total: ids.length, offset: kept.length, changes });
+    await runBulk(
+      ids,
+      (item, signal) => bulkUpdate(definition, item, changes, serverChecks, signal),
+      {
+        concurrency: BULK_CONCURRENCY,
+        minIntervalMs: BULK_MIN_INTERVAL_MS,
+        signal: controller.signal,
+        describe: toFailureInfo,
+        onOutcome: (outcome) => setOutcomes((current) => [...current, outcome]),
+      },
+    );
+    setStep({ name: 'done', changes });
+  }
+
+  return {
+    step,
+    problem,
+    /** Shows a problem with the form (and clears it with `undefined`). */
+    setProblem,
+    outcomes,
+    preview,
+    run,
+    /** Back from the preview to the form. */
+    back: () => setStep({ name: 'edit' }),
+    stop: () => abort.current?.abort(),
+    ran: () => ran.current,
+  };
+}

@@ -1,0 +1,118 @@
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
+
+import type { Definition, RecordType } from '@wsc/api-client';
+
+import { useCapabilities } from '@/lib/capabilities.ts';
+
+import {
+  queueRows,
+  triageQueueQueryOptions,
+  triageRecordQueryOptions,
+} from '../api/triage-queries.ts';
+
+/** How many records ahead (and behind) are fetched before the user gets there. */
+const PREFETCH_AHEAD = 2;
+
+export interface TriageQueueInput {
+  definition: Definition;
+  filter?: string | undefined;
+  sort?: string | undefined;
+  /** The record shown (from the URL); the first of the queue when absent. */
+  currentId?: string | undefined;
+  /** Moves to another record (replaces the URL's `id`). */
+  onCurrentChange: (id: string) => void;
+  /** Tells the user why a move did nothing (at either end of the queue). */
+  onStatus: (message: string) => void;
+}
+
+/**
+ * The triage queue and the place in it: the queue's rows (records with a handle), its total, the
+ * current record's index and id, and `move(delta)` along it. Selects the first record when the
+ * URL names none, prefetches the current record's neighbours (so `j` / `k` show a record already
+ * in the cache) and loads the next page before the user reaches the end of the loaded ones.
+ *
+ * @example
+ * const { rows, id, move } = useTriageQueue({ definition, filter, sort, currentId, onCurrentChange, onStatus });
+ */
+export function useTriageQueue({
+  definition,
+  filter,
+  sort,
+  currentId,
+  onCurrentChange,
+  onStatus,
+}: TriageQueueInput) {
+  const recordType = definition.recordType as RecordType;
+  const alias = definition.alias;
+  const queryClient = useQueryClient();
+  const { sort: serverSort } = useCapabilities();
+  const options = triageQueueQueryOptions({ recordType, alias, filter, sort, serverSort });
+  const queue = useInfiniteQuery(options);
+  const { rows, skipped } = useMemo(
+    () =>
+      queueRows(
+        queue.data?.pages.flatMap((page) => page.items.map((item) => item.data)) ?? [],
+        definition,
+      ),
+    [queue.data, definition],
+  );
+  const serverTotal = queue.data?.pages[0]?.total;
+  // Without a total from the server (hosted), the queue is counted as far as it is loaded.
+  const total =
+    serverTotal === undefined ? (queue.data ? rows.length : undefined) : serverTotal - skipped;
+  const index = currentId === undefined ? -1 : rows.findIndex((r) => r.id === currentId);
+  const id = currentId ?? rows[0]?.id;
+  const row = index >= 0 ? rows[index] : undefined;
+
+  // Without an id in the URL, the queue's first record is the current one.
+  useEffect(() => {
+    if (currentId === undefined && rows[0]) onCurrentChange(rows[0].id);
+  }, [currentId, rows, onCurrentChange]);
+
+  // Prefetch the neighbours, so `j` / `k` show a record that is already in the cache.
+  useEffect(() => {
+    const start = Math.max(index, 0);
+    for (let step = -1; step <= PREFETCH_AHEAD; step++) {
+      const neighbour = rows[start + step];
+      if (step === 0 || !neighbour) continue;
+      void queryClient.prefetchQuery(triageRecordQueryOptions(recordType, alias, neighbour.id));
+    }
+  }, [index, rows, queryClient, recordType, alias]);
+
+  // Load the next page of the queue before the user reaches its end.
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = queue;
+  useEffect(() => {
+    if (index >= rows.length - 5 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [index, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const move = useCallback(
+    (delta: number) => {
+      if (rows.length === 0) return;
+      const target = index < 0 ? 0 : Math.min(Math.max(index + delta, 0), rows.length - 1);
+      const next = rows[target];
+      if (!next) return;
+      if (next.id === id) {
+        onStatus(delta > 0 ? 'This is the last record in the queue.' : 'This is the first record.');
+        return;
+      }
+      onCurrentChange(next.id);
+    },
+    [rows, index, id, onCurrentChange, onStatus],
+  );
+
+  return {
+    queue,
+    queueKey: options.queryKey,
+    serverSort,
+    rows,
+    skipped,
+    total,
+    /** '+' when the count is only of the loaded pages and more remain. */
+    more: serverTotal === undefined && hasNextPage ? '+' : '',
+    index,
+    id,
+    row,
+    move,
+  };
+}
