@@ -8,10 +8,10 @@ import { Toaster } from '@/components/ui/toast.tsx';
 import { UploadTrayHost } from '@/features/attachments/components/upload-tray-host.tsx';
 import { logout, sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { PaletteLauncher } from '@/features/command-palette/components/palette-launcher.tsx';
-import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
 import { DefinitionNav } from '@/features/definitions/components/definition-nav.tsx';
 import { SavedViewsNav } from '@/features/saved-views/components/saved-views-nav.tsx';
 import { CapabilitiesContext } from '@/lib/capabilities.ts';
+import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 import { RouteError } from './-components/route-error.tsx';
 import { afterSignOut, forgetSessionData } from './-components/session-end.ts';

@@ -4,8 +4,8 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { displayName } from '@/features/auth/api/session.ts';
-import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
 import { DefinitionCards } from '@/features/definitions/components/definition-nav.tsx';
+import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 export const Route = createFileRoute('/_auth/')({
   head: () => ({ meta: [{ title: 'Overview · Workspace Console' }] }),

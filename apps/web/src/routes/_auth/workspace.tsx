@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 
-import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
 import { workspaceQueryOptions } from '@/features/workspace-setup/api/get-workspace.ts';
 import { WorkspaceSetup } from '@/features/workspace-setup/components/workspace-setup.tsx';
+import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 import { RouteError } from '../-components/route-error.tsx';
 

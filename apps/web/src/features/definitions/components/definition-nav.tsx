@@ -6,9 +6,8 @@ import type { Definition, RecordType } from '@wsc/api-client';
 import { isApiError } from '@wsc/api-client';
 
 import { formatCount } from '@/lib/format.ts';
+import { RECORD_TYPE_LABELS } from '@/queries/definitions.ts';
 import { recordCountQueryOptions } from '@/queries/records.ts';
-
-import { RECORD_TYPE_LABELS } from '../api/get-definitions.ts';
 
 /**
  * The record count beside a definition. Nothing while loading, for definitions the server cannot

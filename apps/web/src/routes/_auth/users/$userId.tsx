@@ -2,8 +2,8 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 
 import { canManage } from '@/features/auth/api/session.ts';
-import { definitionsQueryOptions } from '@/features/definitions/api/get-definitions.ts';
 import { UserDetail } from '@/features/users/components/user-detail.tsx';
+import { definitionsQueryOptions } from '@/queries/definitions.ts';
 import { userQueryOptions } from '@/queries/users.ts';
 
 import { RouteError } from '../../-components/route-error.tsx';

@@ -17,17 +17,17 @@ import { RecordTypeSchema } from '@wsc/api-client';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { buttonVariants } from '@/components/ui/button.tsx';
 import { BulkBar } from '@/features/bulk-changes/components/bulk-bar.tsx';
-import {
-  definitionsQueryOptions,
-  findDefinition,
-  RECORD_TYPE_LABELS,
-} from '@/features/definitions/api/get-definitions.ts';
 import { OpenByHandle } from '@/features/records/components/open-by-handle.tsx';
 import { RecordsView } from '@/features/records/components/records-view.tsx';
 import { RecordListSearchSchema } from '@/features/records/lib/search-params.ts';
 import { ViewControls } from '@/features/saved-views/components/view-controls.tsx';
 import { usePageActions } from '@/lib/page-actions.ts';
 import { savedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
+import {
+  definitionsQueryOptions,
+  findDefinition,
+  RECORD_TYPE_LABELS,
+} from '@/queries/definitions.ts';
 import {
   recordCountQueryOptions,
   recordKeys,

@@ -8,12 +8,9 @@ import { RecordTypeSchema } from '@wsc/api-client';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { buttonVariants } from '@/components/ui/button.tsx';
-import {
-  definitionsQueryOptions,
-  findDefinition,
-} from '@/features/definitions/api/get-definitions.ts';
 import { triageQueueQueryOptions } from '@/features/triage/api/triage-queries.ts';
 import { TriageView } from '@/features/triage/components/triage-view.tsx';
+import { definitionsQueryOptions, findDefinition } from '@/queries/definitions.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
 

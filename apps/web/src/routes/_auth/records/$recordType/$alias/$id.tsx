@@ -11,11 +11,8 @@ import {
 } from '@/components/ui/sheet.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Toaster } from '@/components/ui/toast.tsx';
-import {
-  definitionsQueryOptions,
-  findDefinition,
-} from '@/features/definitions/api/get-definitions.ts';
 import { RecordEditor } from '@/features/records/components/record-editor.tsx';
+import { definitionsQueryOptions, findDefinition } from '@/queries/definitions.ts';
 import { recordQueryOptions } from '@/queries/records.ts';
 
 import { RouteError } from '../../../../-components/route-error.tsx';

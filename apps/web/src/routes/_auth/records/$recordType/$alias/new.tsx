@@ -9,11 +9,8 @@ import {
   SheetHeader,
   SheetTitle,
 } from '@/components/ui/sheet.tsx';
-import {
-  definitionsQueryOptions,
-  findDefinition,
-} from '@/features/definitions/api/get-definitions.ts';
 import { RecordCreator } from '@/features/records/components/record-editor.tsx';
+import { definitionsQueryOptions, findDefinition } from '@/queries/definitions.ts';
 
 export const Route = createFileRoute('/_auth/records/$recordType/$alias/new')({
   head: () => ({ meta: [{ title: 'New record · Workspace Console' }] }),
