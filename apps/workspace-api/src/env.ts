@@ -46,7 +46,7 @@ export const EnvSchema = z.object({
   // Uploads are refused (507) when they would leave less than this free on the blob volume.
   BLOB_MIN_FREE_BYTES: intFrom(1024 ** 3),
   // statement_timeout of a search (PostgreSQL); PGlite cannot interrupt a statement, see
-  // lib/search-limits.ts for what stands in for it there.
+  // search/limits.ts for what stands in for it there.
   SEARCH_TIMEOUT_MS: intFrom(5_000, 1),
   // 1: seed the demo into an empty store, even PostgreSQL; 0: never. Unset: embedded stores only.
   SEED_DEMO: z.enum(['0', '1']).optional(),
