@@ -4,8 +4,8 @@ import type { RecordPagedList, StoredRecord } from '@wsc/api-client/strict';
 
 import type { RecordRow } from '../../db/schema.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import { resolveDefinition, resolveRecord } from '../../identity/permissions.ts';
 import { preconditionFailed } from '../../lib/errors.ts';
-import { resolveDefinition, resolveRecord } from '../../lib/permissions.ts';
 import { replyPaging } from '../../lib/profile.ts';
 import { readJson } from '../../lib/validation.ts';
 import {

@@ -6,12 +6,12 @@ import { CreateUserInputSchema } from '@wsc/api-client';
 
 import type { AppEnv } from '../../lib/types.ts';
 import type { FilterField } from '../../search/fields.ts';
-import { deactivateUser, insertUser } from '../../lib/credentials.ts';
+import { deactivateUser, insertUser } from '../../identity/credentials.ts';
+import { requireAdmin } from '../../identity/permissions.ts';
+import { toUser } from '../../identity/users.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
-import { requireAdmin } from '../../lib/permissions.ts';
 import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
-import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 import { compileFilter } from '../../search/filter.ts';
 import { withSearchLimits } from '../../search/limits.ts';
