@@ -42,7 +42,7 @@ describe('FilterBuilder', () => {
     await user.click(screen.getByRole('button', { name: 'Condition' }));
     let row = screen.getAllByRole('group', { name: /^Condition on / })[0];
     if (!row) throw new Error('no row');
-    // TEXT offers contains; NUMBER offers ranges; PICKLIST offers lists; BOOLEAN only equality.
+    // TEXT offers contains; NUMBER offers ranges; PICKLIST offers lists; BOOLEAN is and is not.
     const ops = (r: HTMLElement) =>
       within(within(r).getByLabelText('Operator'))
         .getAllByRole('option')
@@ -56,6 +56,12 @@ describe('FilterBuilder', () => {
       '!lki=',
       '=in=',
       '=out=',
+      '=gt=',
+      '=ge=',
+      '=lt=',
+      '=le=',
+      '=bt=',
+      '=nbt=',
       'is-empty',
       'is-not-empty',
     ]);
@@ -71,6 +77,8 @@ describe('FilterBuilder', () => {
       '=le=',
       '=bt=',
       '=nbt=',
+      '=in=',
+      '=out=',
       'is-empty',
       'is-not-empty',
     ]);
@@ -94,7 +102,7 @@ describe('FilterBuilder', () => {
     if (!second) throw new Error('no second row');
     await user.selectOptions(within(second).getByLabelText('Field'), 'Billable');
     const billable = within(nested).getByRole('group', { name: 'Condition on Billable' });
-    expect(ops(billable)).toEqual(['==']);
+    expect(ops(billable)).toEqual(['==', '!=', 'is-empty', 'is-not-empty']);
     await user.selectOptions(within(billable).getByLabelText('Billable value'), 'Yes');
 
     await user.click(screen.getByRole('button', { name: 'Apply filter' }));
