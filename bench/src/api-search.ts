@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { DatabaseHandle } from 'workspace-api/src/db/client.ts';
 import type { WorkspaceDefinition } from 'workspace-api/src/workspace/definitions.ts';
 import { openDatabase } from 'workspace-api/src/db/client.ts';
-import { loadWorkspace } from 'workspace-api/src/workspace/definitions.ts';
+import { loadWorkspace } from 'workspace-api/src/workspace/load-workspace.ts';
 
 import type { ApiProcess } from './lib/api.ts';
 import type { Bench, BenchContext } from './lib/bench.ts';

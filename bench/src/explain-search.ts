@@ -8,7 +8,7 @@ import type { CompiledQuery } from 'kysely';
 import { sql } from 'kysely';
 import { openDatabase } from 'workspace-api/src/db/client.ts';
 import { ensureDefinitionIndexes } from 'workspace-api/src/db/definition-indexes.ts';
-import { loadWorkspace } from 'workspace-api/src/workspace/definitions.ts';
+import { loadWorkspace } from 'workspace-api/src/workspace/load-workspace.ts';
 
 import { triageQueries } from './api-search.ts';
 import { searchSql } from './lib/search-sql.ts';

@@ -39,7 +39,7 @@ import { usersRouter } from './routes/users/users.index.ts';
 import { usersRoutes } from './routes/users/users.routes.ts';
 import { watchersRouter } from './routes/watchers/watchers.index.ts';
 import { watchersRoutes } from './routes/watchers/watchers.routes.ts';
-import { loadWorkspace } from './workspace/definitions.ts';
+import { loadWorkspace } from './workspace/load-workspace.ts';
 import { syncWorkspace } from './workspace/sync.ts';
 
 /** Every route's description, for `GET /v1/openapi.json`. Add a resource's specs here. */
