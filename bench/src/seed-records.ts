@@ -20,7 +20,7 @@ import { parseEnv } from 'workspace-api/src/env.ts';
 import { reserveHandleNumbers } from 'workspace-api/src/records/records.ts';
 import { createRng } from 'workspace-api/src/seed/prng.ts';
 import { generateRecords } from 'workspace-api/src/seed/seed-records.ts';
-import { prepareStore } from 'workspace-api/src/seed/seed.ts';
+import { prepareStore } from 'workspace-api/src/seed/prepare-store.ts';
 import { DEMO_GROUPS } from 'workspace-api/src/workspace/demo-workspace.ts';
 
 export type SeedTarget = {

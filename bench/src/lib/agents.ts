@@ -4,7 +4,7 @@
 import { initDeps } from 'workspace-api/src/app.ts';
 import { parseEnv } from 'workspace-api/src/env.ts';
 import { createCredential, insertUser } from 'workspace-api/src/identity/credentials.ts';
-import { prepareStore } from 'workspace-api/src/seed/seed.ts';
+import { prepareStore } from 'workspace-api/src/seed/prepare-store.ts';
 import { DEMO_GROUPS } from 'workspace-api/src/workspace/demo-workspace.ts';
 
 import type { Credential, Credentials } from './stack.ts';
