@@ -124,29 +124,17 @@ export type FilterFieldType =
   | 'HANDLE'
   | 'BOOLEAN';
 
+const RANGES: readonly ComparisonOperator[] = ['=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt='];
+const LIKES: readonly ComparisonOperator[] = ['=lk=', '!lk=', '=lki=', '!lki='];
+const CHOICES: readonly ComparisonOperator[] = Object.freeze(['==', '!=', '=in=', '=out=']);
 const ORDERED: readonly ComparisonOperator[] = Object.freeze([
   '==',
   '!=',
-  '=gt=',
-  '=ge=',
-  '=lt=',
-  '=le=',
-  '=bt=',
-  '=nbt=',
+  ...RANGES,
   '=in=',
   '=out=',
 ]);
-const NAMES: readonly ComparisonOperator[] = Object.freeze([
-  '==',
-  '!=',
-  '=in=',
-  '=out=',
-  '=lk=',
-  '!lk=',
-  '=lki=',
-  '!lki=',
-]);
-const CHOICES: readonly ComparisonOperator[] = Object.freeze(['==', '!=', '=in=', '=out=']);
+const NAMES: readonly ComparisonOperator[] = Object.freeze([...CHOICES, ...LIKES]);
 
 /**
  * The operators each field type takes, in the order a filter builder offers them, each meaning
@@ -162,22 +150,7 @@ const CHOICES: readonly ComparisonOperator[] = Object.freeze(['==', '!=', '=in='
 export const OPERATORS_BY_FIELD_TYPE: Readonly<
   Record<FilterFieldType, readonly ComparisonOperator[]>
 > = Object.freeze({
-  TEXT: Object.freeze([
-    '==',
-    '!=',
-    '=lk=',
-    '!lk=',
-    '=lki=',
-    '!lki=',
-    '=in=',
-    '=out=',
-    '=gt=',
-    '=ge=',
-    '=lt=',
-    '=le=',
-    '=bt=',
-    '=nbt=',
-  ] satisfies ComparisonOperator[]),
+  TEXT: Object.freeze<ComparisonOperator[]>(['==', '!=', ...LIKES, '=in=', '=out=', ...RANGES]),
   NUMBER: ORDERED,
   DATE: ORDERED,
   DATETIME: ORDERED,
