@@ -2,10 +2,8 @@
 // realistic 3-clause triage filters, compared with the raw SQL of the same search run directly
 // against the same database in the same run; plus get-by-id latency and create throughput.
 import path from 'node:path';
-import type { DatabaseHandle } from 'workspace-api/src/db/client.ts';
-import type { WorkspaceDefinition } from 'workspace-api/src/workspace/definitions.ts';
-import { openDatabase } from 'workspace-api/src/db/client.ts';
-import { loadWorkspace } from 'workspace-api/src/workspace/definitions.ts';
+import type { DatabaseHandle, WorkspaceDefinition } from 'workspace-api/tools';
+import { loadWorkspace, openDatabase } from 'workspace-api/tools';
 
 import type { ApiProcess } from './lib/api.ts';
 import type { Bench, BenchContext } from './lib/bench.ts';
@@ -342,7 +340,7 @@ async function run(ctx: BenchContext): Promise<Section> {
     figures: [...datasetFigures(pglite, 20), ...datasetFigures(postgres, 30)],
     tables: [queryTable(pglite), queryTable(postgres)],
     notes: [
-      `Method: the API runs as its own process as \`npm start\` runs it (apps/workspace-api/scripts/serve.sh: \`node --v8-pool-size=1 dist/index.js\`, the esbuild bundle; RATE_LIMIT_RPS=0, LOG_LEVEL=error) on loopback; requests are sequential over one keep-alive connection, ${WARMUP} warm-up requests then up to ${SAMPLES} samples per query (capped at ${PHASE_CAP_MS / 1000} s), timed from request write to the last body byte (JSON not parsed). "Raw SQL" is the statement the API issues for the page (limit 101) and the total (one statement over the materialized matches for a filtered search, see workspace-api src/lib/record-search.ts), built by the API's own statement builder and run through the same driver on the same database; the bench checks it returns the same total and ids as the API before timing.`,
+      `Method: the API runs as its own process as \`npm start\` runs it (apps/workspace-api/scripts/serve.sh: \`node --v8-pool-size=1 dist/index.js\`, the esbuild bundle; RATE_LIMIT_RPS=0, LOG_LEVEL=error) on loopback; requests are sequential over one keep-alive connection, ${WARMUP} warm-up requests then up to ${SAMPLES} samples per query (capped at ${PHASE_CAP_MS / 1000} s), timed from request write to the last body byte (JSON not parsed). "Raw SQL" is the statement the API issues for the page (limit 101) and the total (one statement over the materialized matches for a filtered search, see workspace-api src/search/statements.ts), built by the API's own statement builder and run through the same driver on the same database; the bench checks it returns the same total and ids as the API before timing.`,
       `Data (PGlite): ${describeSeed(pglite.dataset)}.`,
       `Data (PostgreSQL): ${describeSeed(postgres.dataset)}. Server: PostgreSQL 15, shared_buffers=2GB, effective_cache_size=8GB, random_page_cost=1.1, fsync off (throwaway).`,
       ...pglite.notes,

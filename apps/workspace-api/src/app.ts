@@ -5,6 +5,7 @@ import type { Config } from './env.ts';
 import type { RouteSpec } from './lib/openapi.ts';
 import type { AppDeps, Logger } from './lib/types.ts';
 import type { Workspace } from './workspace/definitions.ts';
+import { UploadGate } from './attachments/uploads.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest, readSetting } from './db/migrate.ts';
 import { requireAuth } from './lib/auth.ts';
@@ -12,9 +13,8 @@ import { createApp, createRouter } from './lib/create-app.ts';
 import { createLogger } from './lib/logger.ts';
 import { createApiMetrics } from './lib/metrics.ts';
 import { rateLimitPerCredential, TokenBucketLimiter } from './lib/rate-limit.ts';
-import { SecretChecker } from './lib/secret-check.ts';
-import { TokenPurger } from './lib/token-purge.ts';
-import { UploadGate } from './lib/uploads.ts';
+import { SecretChecker } from './oauth/secret-check.ts';
+import { TokenPurger } from './oauth/token-purge.ts';
 import { attachmentsRouter } from './routes/attachments/attachments.index.ts';
 import { attachmentsRoutes } from './routes/attachments/attachments.routes.ts';
 import { commentsRouter } from './routes/comments/comments.index.ts';
@@ -39,7 +39,7 @@ import { usersRouter } from './routes/users/users.index.ts';
 import { usersRoutes } from './routes/users/users.routes.ts';
 import { watchersRouter } from './routes/watchers/watchers.index.ts';
 import { watchersRoutes } from './routes/watchers/watchers.routes.ts';
-import { loadWorkspace } from './workspace/definitions.ts';
+import { loadWorkspace } from './workspace/load-workspace.ts';
 import { syncWorkspace } from './workspace/sync.ts';
 
 /** Every route's description, for `GET /v1/openapi.json`. Add a resource's specs here. */
