@@ -36,6 +36,7 @@ fi
 
 step "typecheck" pnpm_cmd -r --workspace-concurrency=2 run typecheck
 step "lint" pnpm_cmd exec eslint . --max-warnings 0
+step "import cycles" node scripts/check-import-cycles.mjs
 step "unit and integration (PGlite)" pnpm_cmd -r --workspace-concurrency=1 --filter '!e2e' run test
 
 start_postgres

@@ -3,9 +3,9 @@ import type { Hono } from 'hono';
 import { compress } from 'hono/compress';
 
 import type { SessionStore } from './db/store.ts';
+import type { AppEnv } from './lib/app-env.ts';
 import type { Clock } from './lib/clock.ts';
 import type { BffConfig } from './lib/config.ts';
-import type { AppEnv } from './lib/create-app.ts';
 import type { Logger } from './lib/logger.ts';
 import type { BffMetrics } from './lib/metrics.ts';
 import type { TokenStyles } from './lib/upstream-auth.ts';

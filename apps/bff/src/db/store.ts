@@ -7,11 +7,10 @@ import type { Profile, SessionUser } from '@wsc/api-client';
 import { MeSchema, SessionUserSchema } from '@wsc/api-client';
 import { initPgliteDir, PGliteDialect, pgliteStartParams } from '@wsc/pglite-kysely';
 
+import type { RegionId } from '../lib/region.ts';
 import type { BffDatabase } from './schema.ts';
 import { ownerIdFor } from '../lib/identities.ts';
 import { migrateToLatest } from './migrations.ts';
-
-export type RegionId = 'default' | 'eu';
 
 /** A session row as the app sees it. Secrets stay sealed here; only the upstream layer opens them. */
 export type SessionRecord = {

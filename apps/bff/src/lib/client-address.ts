@@ -1,7 +1,7 @@
 // Who the client is, when proxies stand between it and the BFF (BFF_TRUST_PROXY).
 import type { Context } from 'hono';
 
-import type { AppEnv } from './create-app.ts';
+import type { AppEnv } from './app-env.ts';
 
 /**
  * The client's address for the sign-in limit and the logs. With `trustProxy` 0 the socket peer;

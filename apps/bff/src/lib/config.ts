@@ -1,31 +1,11 @@
 // The BFF's runtime configuration: built from env in production, written directly by tests.
-import type { Definition, Profile } from '@wsc/api-client';
 import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
 
-import type { RegionId } from '../db/store.ts';
 import type { Env } from '../env.ts';
 import type { Identity } from './identities.ts';
+import type { Region, RegionId } from './region.ts';
 import { readIdentitiesFile } from './identities.ts';
 import { MAX_STORED_DEFINITIONS, readWorkspaceFile } from './workspace-definitions.ts';
-
-/** A region's profile as configured: `auto` is detected at the first sign-in (lib/profiles.ts). */
-export type ProfileSetting = Profile | 'auto';
-
-/** How the token request is sent: `auto` tries form + Basic, then JSON, and remembers. */
-export type TokenStyleSetting = 'auto' | 'form' | 'json';
-
-export type Region = {
-  id: RegionId;
-  label: string;
-  /** Base of the resources, ending in `/v1`. */
-  apiUrl: string;
-  /** The base URL without `/v1`, plus `/oauth/token`. */
-  tokenUrl: string;
-  profile: ProfileSetting;
-  tokenStyle: TokenStyleSetting;
-  /** Definitions from the region's BFF_WORKSPACE_FILE (hosted profile); read-only. */
-  workspace: Definition[];
-};
 
 export type BffConfig = {
   regions: Region[];

@@ -1,33 +1,13 @@
 // The Hono app skeleton shared by the BFF and its tests: request ids, one access-log line per
 // request, security headers, problem+json for 404 and for every error.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 
-import type { SessionRecord } from '../db/store.ts';
+import type { AppEnv } from './app-env.ts';
 import type { Logger } from './logger.ts';
 import { requestClient } from './client-address.ts';
 import { problemResponse } from './errors.ts';
-
-export type AppEnv = {
-  /** Set by @hono/node-server; absent under `app.request()` in tests. */
-  Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse };
-  Variables: {
-    requestId: string;
-    session: SessionRecord | undefined;
-    /** The cookie value when one was sent (never logged). */
-    sessionId: string | undefined;
-    upstreamStatus: number | undefined;
-    upstreamAttempts: number | undefined;
-    /** Status of a response written straight to the socket (the proxy's fast path). */
-    sentStatus: number | undefined;
-    /** Set by the proxy for an admitted upload: excepted from the request deadline. */
-    longBody: boolean | undefined;
-    /** BFF_PUBLIC_ORIGIN, set by the app for the CSRF check; `null`: derived from Host. */
-    publicOrigins: string[] | null | undefined;
-  };
-};
 
 /** Incoming request ids are echoed only when they are short and made of harmless characters. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

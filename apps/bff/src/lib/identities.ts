@@ -10,9 +10,8 @@ import type { Me, SessionUser, User } from '@wsc/api-client';
 import { createApiClient } from '@wsc/api-client';
 import { eq, serialize } from '@wsc/rsql';
 
-import type { RegionId } from '../db/store.ts';
-import type { Region } from './config.ts';
 import type { Logger } from './logger.ts';
+import type { Region, RegionId } from './region.ts';
 import { ConfigFileError, readJsonFile } from './config-file.ts';
 
 /** One operator-assigned identity: this client id, in this region (or any), is this person. */

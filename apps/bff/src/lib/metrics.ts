@@ -5,7 +5,7 @@ import { Counter, createMetrics, DURATION_BUCKETS, Gauge, Histogram } from '@wsc
 
 import type { SessionStore } from '../db/store.ts';
 import type { Clock } from './clock.ts';
-import type { Region } from './config.ts';
+import type { Region } from './region.ts';
 
 export type BffMetrics = ReturnType<typeof createBffMetrics>;
 

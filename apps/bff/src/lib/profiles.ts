@@ -4,9 +4,8 @@
 import type { Me, Profile } from '@wsc/api-client';
 import { MeSchema } from '@wsc/api-client';
 
-import type { RegionId } from '../db/store.ts';
-import type { Region } from './config.ts';
 import type { Logger } from './logger.ts';
+import type { Region, RegionId } from './region.ts';
 import { UpstreamUnavailableError } from './upstream-auth.ts';
 
 export type ProfileDetector = {

@@ -7,7 +7,8 @@ import type { ApiClient, Profile } from '@wsc/api-client';
 import { createApiClient, isApiError } from '@wsc/api-client';
 
 import type { SessionRecord } from '../db/store.ts';
-import type { BffConfig, Region } from './config.ts';
+import type { BffConfig } from './config.ts';
+import type { Region } from './region.ts';
 import type { Sessions } from './sessions.ts';
 import type { TokenManager } from './token-manager.ts';
 import { unauthenticated } from '../middlewares/require-auth.ts';

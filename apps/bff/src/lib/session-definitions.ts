@@ -4,7 +4,7 @@
 import type { Definition } from '@wsc/api-client';
 
 import type { SessionRecord } from '../db/store.ts';
-import type { Region } from './config.ts';
+import type { Region } from './region.ts';
 import type { SessionApi } from './session-api.ts';
 import type { WorkspaceStore } from './workspace-store.ts';
 import { hostedDefinitions } from './workspace-store.ts';

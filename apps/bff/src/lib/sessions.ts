@@ -2,11 +2,12 @@
 // touch), expire by idle and absolute time, destroy at sign-out.
 import type { Profile, SessionUser } from '@wsc/api-client';
 
-import type { RegionId, SessionRecord, SessionStore } from '../db/store.ts';
+import type { SessionRecord, SessionStore } from '../db/store.ts';
 import type { Clock } from './clock.ts';
 import type { BffConfig } from './config.ts';
 import type { Sealer } from './crypto.ts';
 import type { Logger } from './logger.ts';
+import type { RegionId } from './region.ts';
 import type { TokenManager } from './token-manager.ts';
 import { hashSessionId, newSessionId } from './crypto.ts';
 

@@ -4,8 +4,7 @@
 import type { Me, TokenRequestStyle, TokenResponse } from '@wsc/api-client';
 import { isApiError, MeSchema, requestToken } from '@wsc/api-client';
 
-import type { RegionId } from '../db/store.ts';
-import type { Region } from './config.ts';
+import type { Region, RegionId } from './region.ts';
 
 /** The API said the session's credentials are no longer valid (revoked, deactivated, rotated). */
 export class CredentialsRejectedError extends Error {

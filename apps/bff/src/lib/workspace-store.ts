@@ -6,8 +6,7 @@ import type { Definition, RecordType } from '@wsc/api-client';
 import { DefinitionSchema } from '@wsc/api-client';
 
 import type { BffDatabase, WorkspaceDefinitionsTable } from '../db/schema.ts';
-import type { RegionId } from '../db/store.ts';
-import type { Region } from './config.ts';
+import type { Region, RegionId } from './region.ts';
 import { definitionKey, forHosted } from './workspace-definitions.ts';
 
 export type StoredDefinition = {

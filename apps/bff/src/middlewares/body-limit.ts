@@ -3,7 +3,7 @@
 // sent without one is counted as it arrives and refused at the first chunk past the limit.
 import { createMiddleware } from 'hono/factory';
 
-import type { AppEnv } from '../lib/create-app.ts';
+import type { AppEnv } from '../lib/app-env.ts';
 import { problemResponse } from '../lib/errors.ts';
 
 /** A body without a declared length ran past an outer limit while it was read. */

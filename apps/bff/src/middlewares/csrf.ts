@@ -2,7 +2,7 @@
 // Origin (scheme, host and port), and Fetch Metadata. Runs before the session is even looked up.
 import { createMiddleware } from 'hono/factory';
 
-import type { AppEnv } from '../lib/create-app.ts';
+import type { AppEnv } from '../lib/app-env.ts';
 import { problemResponse } from '../lib/errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMiddleware } from 'hono/factory';
 
-import type { AppEnv } from '../lib/create-app.ts';
+import type { AppEnv } from '../lib/app-env.ts';
 
 function timeoutAnswer(timeoutMs: number): string {
   const body = JSON.stringify({

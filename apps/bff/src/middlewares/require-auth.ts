@@ -1,7 +1,7 @@
 // Rejects requests without a live session with 401 problem+json and clears a dead cookie.
 import { createMiddleware } from 'hono/factory';
 
-import type { AppEnv } from '../lib/create-app.ts';
+import type { AppEnv } from '../lib/app-env.ts';
 import { ProblemException } from '../lib/errors.ts';
 import { sessionCookie } from '../lib/sessions.ts';
 

@@ -1,7 +1,7 @@
 // Attaches the signed-in session (if any) to the context; never rejects by itself.
 import { createMiddleware } from 'hono/factory';
 
-import type { AppEnv } from '../lib/create-app.ts';
+import type { AppEnv } from '../lib/app-env.ts';
 import type { Sessions } from '../lib/sessions.ts';
 import { readSessionCookie } from '../lib/sessions.ts';
 

@@ -5,9 +5,9 @@ import type { Context } from 'hono';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
+import type { AppEnv } from '../../lib/app-env.ts';
 import type { Encoding } from '../../lib/compression.ts';
 import type { BffConfig } from '../../lib/config.ts';
-import type { AppEnv } from '../../lib/create-app.ts';
 import type { Slot } from '../../lib/in-flight.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BffMetrics } from '../../lib/metrics.ts';

@@ -8,9 +8,9 @@ import { CreateViewSchema, ListViewsQuerySchema, UpdateViewSchema } from '@wsc/a
 import { isRsqlError, parse } from '@wsc/rsql';
 
 import type { SessionRecord } from '../../db/store.ts';
+import type { AppEnv } from '../../lib/app-env.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
-import type { AppEnv } from '../../lib/create-app.ts';
 import type { ProblemInit } from '../../lib/errors.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';

@@ -9,9 +9,10 @@ import type { RecordType, SampleResult, Workspace, WorkspaceEntry } from '@wsc/a
 import { DefinitionSchema, isApiError, SampleInputSchema } from '@wsc/api-client';
 
 import type { SessionRecord } from '../../db/store.ts';
+import type { AppEnv } from '../../lib/app-env.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { BffConfig, Region } from '../../lib/config.ts';
-import type { AppEnv } from '../../lib/create-app.ts';
+import type { BffConfig } from '../../lib/config.ts';
+import type { Region } from '../../lib/region.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { StoredDefinition, WorkspaceStore } from '../../lib/workspace-store.ts';
