@@ -17,7 +17,7 @@ import { sql } from 'kysely';
 import { initDeps } from 'workspace-api/src/app.ts';
 import { planDefinitionIndexes } from 'workspace-api/src/db/definition-indexes.ts';
 import { parseEnv } from 'workspace-api/src/env.ts';
-import { reserveHandleNumbers } from 'workspace-api/src/lib/records.ts';
+import { reserveHandleNumbers } from 'workspace-api/src/records/records.ts';
 import { createRng } from 'workspace-api/src/seed/prng.ts';
 import { generateRecords } from 'workspace-api/src/seed/seed-records.ts';
 import { prepareStore } from 'workspace-api/src/seed/seed.ts';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { initDeps } from 'workspace-api/src/app.ts';
 import { parseEnv } from 'workspace-api/src/env.ts';
-import { createCredential, insertUser } from 'workspace-api/src/lib/credentials.ts';
+import { createCredential, insertUser } from 'workspace-api/src/identity/credentials.ts';
 import { prepareStore } from 'workspace-api/src/seed/seed.ts';
 
 import type { Bench, BenchContext } from './lib/bench.ts';

@@ -4,8 +4,9 @@ import { sql } from 'kysely';
 
 import { openDatabase } from '../src/db/client.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { recordFieldResolver } from '../src/lib/records.ts';
-import { compileFilter, orderByClause } from '../src/lib/rsql-sql.ts';
+import { recordFieldResolver } from '../src/search/fields.ts';
+import { compileFilter } from '../src/search/filter.ts';
+import { orderByClause } from '../src/search/sort.ts';
 import { loadWorkspace } from '../src/workspace/definitions.ts';
 import { syncWorkspace } from '../src/workspace/sync.ts';
 

@@ -10,7 +10,7 @@ import { DefinitionSchema } from '@wsc/api-client/strict';
 
 import { main } from './cli.ts';
 import { openDatabase } from './db/client.ts';
-import { issueToken } from './lib/credentials.ts';
+import { issueToken } from './identity/credentials.ts';
 import { verifySecret } from './lib/crypto.ts';
 import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
 

@@ -11,7 +11,7 @@ import type { Profile } from './env.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { loadConfig } from './env.ts';
-import { createCredential, insertUser, revokeCredential } from './lib/credentials.ts';
+import { createCredential, insertUser, revokeCredential } from './identity/credentials.ts';
 import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
 
 const USAGE = `Usage: workspace-api <command> [options]

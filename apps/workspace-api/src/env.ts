@@ -38,7 +38,7 @@ export const EnvSchema = z.object({
     .pipe(z.number().int().min(1).max(4096))
     .optional(),
   // Secret checks (POST /oauth/token): scrypt runs at most this many at once, with this many
-  // waiting; beyond that the answer is an immediate 503 (lib/secret-check.ts).
+  // waiting; beyond that the answer is an immediate 503 (oauth/secret-check.ts).
   SECRET_CHECK_CONCURRENCY: intFrom(2, 1).pipe(z.number().max(64)),
   SECRET_CHECK_QUEUE: intFrom(64),
   // How long a verified (client id, secret) pair skips scrypt; 0 turns the cache off.
@@ -46,7 +46,7 @@ export const EnvSchema = z.object({
   // Uploads are refused (507) when they would leave less than this free on the blob volume.
   BLOB_MIN_FREE_BYTES: intFrom(1024 ** 3),
   // statement_timeout of a search (PostgreSQL); PGlite cannot interrupt a statement, see
-  // lib/search-limits.ts for what stands in for it there.
+  // search/limits.ts for what stands in for it there.
   SEARCH_TIMEOUT_MS: intFrom(5_000, 1),
   // 1: seed the demo into an empty store, even PostgreSQL; 0: never. Unset: embedded stores only.
   SEED_DEMO: z.enum(['0', '1']).optional(),
@@ -92,7 +92,7 @@ export type ServerLimits = {
   maxConnections: number;
 };
 
-/** The bounded scrypt queue and its cache of recent successes (lib/secret-check.ts). */
+/** The bounded scrypt queue and its cache of recent successes (oauth/secret-check.ts). */
 export type SecretCheckLimits = { concurrency: number; queue: number; cacheTtlSeconds: number };
 
 /** Everything the app needs from its environment; tests build their own. */

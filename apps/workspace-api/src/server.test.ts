@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../test/harness.ts';
 import type { ServerLimits } from './env.ts';
 import { createHarness } from '../test/harness.ts';
-import { insertRecords } from './lib/records.ts';
+import { insertRecords } from './records/records.ts';
 import { isUploadRequest, startServer } from './server.ts';
 
 let h: Harness;

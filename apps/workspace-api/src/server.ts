@@ -8,7 +8,7 @@
 // timer (REQUEST_TIMEOUT_MS) on every request that is not an upload. Uploads are bounded instead
 // by the idle limit (BODY_IDLE_TIMEOUT_MS: a connection on which no byte moves for that long is
 // closed, so a stalled or trickling-to-nothing upload ends), by the 250 MiB size limit, and by at
-// most 4 in flight per credential (lib/uploads.ts).
+// most 4 in flight per credential (attachments/uploads.ts).
 import { STATUS_CODES } from 'node:http';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from './harness.ts';
 import { initDeps } from '../src/app.ts';
 import { parseEnv } from '../src/env.ts';
-import { createCredential, insertUser } from '../src/lib/credentials.ts';
-import { insertRecords } from '../src/lib/records.ts';
+import { createCredential, insertUser } from '../src/identity/credentials.ts';
+import { insertRecords } from '../src/records/records.ts';
 import { startServer } from '../src/server.ts';
 import { createHarness } from './harness.ts';
 

@@ -14,7 +14,7 @@ import type { Config } from '../src/env.ts';
 import type { AppDeps } from '../src/lib/types.ts';
 import { buildApp, initDeps } from '../src/app.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { createCredential, insertUser, issueToken } from '../src/lib/credentials.ts';
+import { createCredential, insertUser, issueToken } from '../src/identity/credentials.ts';
 import { DEMO_GROUPS } from '../src/workspace/demo-workspace.ts';
 
 export type SeededUser = 'admin' | 'member' | 'billing' | 'inactive';

@@ -11,7 +11,7 @@ import type { Prism } from '@wsc/api-client/testing/prism';
 import { startPrism } from '@wsc/api-client/testing/prism';
 
 import type { Harness } from './harness.ts';
-import { insertRecords } from '../src/lib/records.ts';
+import { insertRecords } from '../src/records/records.ts';
 import { DEMO_GROUPS } from '../src/workspace/demo-workspace.ts';
 import { createHarness } from './harness.ts';
 

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Harness, TestResponse } from './harness.ts';
-import { createCredential, insertUser, issueToken } from '../src/lib/credentials.ts';
-import { insertRecords } from '../src/lib/records.ts';
+import { createCredential, insertUser, issueToken } from '../src/identity/credentials.ts';
+import { insertRecords } from '../src/records/records.ts';
 import { DEMO_GROUPS } from '../src/workspace/demo-workspace.ts';
 import { createHarness } from './harness.ts';
 

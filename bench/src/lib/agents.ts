@@ -3,7 +3,7 @@
 // this cannot happen while the API holds the data folder; PostgreSQL would not mind).
 import { initDeps } from 'workspace-api/src/app.ts';
 import { parseEnv } from 'workspace-api/src/env.ts';
-import { createCredential, insertUser } from 'workspace-api/src/lib/credentials.ts';
+import { createCredential, insertUser } from 'workspace-api/src/identity/credentials.ts';
 import { prepareStore } from 'workspace-api/src/seed/seed.ts';
 import { DEMO_GROUPS } from 'workspace-api/src/workspace/demo-workspace.ts';
 

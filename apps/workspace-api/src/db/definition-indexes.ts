@@ -1,6 +1,6 @@
 // Per-definition partial expression indexes, derived from the workspace definitions at start-up.
 // Each index is restricted to one alias (`where alias = '...'`), so it only holds that definition's
-// rows and matches the expressions src/lib/rsql-sql.ts generates character for character.
+// rows and matches the expressions src/search/filter.ts generates character for character.
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 
@@ -71,7 +71,7 @@ export function planDefinitionIndexes(
     }
   }
   // One GIN index per definition serves `==` / `=in=` on exact-string fields (compiled to
-  // `data @> {"F": v}`, see rsql-sql.ts) and `=lk=` / `=lki=` on TEXT fields (a trigram column
+  // `data @> {"F": v}`, see search/filter.ts) and `=lk=` / `=lki=` on TEXT fields (a trigram column
   // per TEXT field). Unlike the partial btrees above (whose statistics the planner ignores), it
   // finds only the matching rows; and because both kinds of column are in one index, a contains
   // filter combined with equalities (`Title=lk=SSO;Status=in=(New,Open)`) is AND-ed inside one

@@ -7,8 +7,8 @@ import { ProblemSchema } from '@wsc/api-client';
 
 import type { Harness } from '../../test/harness.ts';
 import { createHarness } from '../../test/harness.ts';
+import { insertRecords } from '../records/records.ts';
 import { JSON_BODY_MAX_BYTES, TOKEN_BODY_MAX_BYTES } from './body.ts';
-import { insertRecords } from './records.ts';
 
 let h: Harness;
 let hosted: Harness;

@@ -2,7 +2,7 @@
 // metrics (event-loop lag among them), and uploads in flight. Served on METRICS_PORT (src/index.ts).
 import { createMetrics, Gauge } from '@wsc/metrics';
 
-import type { UploadGate } from './uploads.ts';
+import type { UploadGate } from '../attachments/uploads.ts';
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;
 

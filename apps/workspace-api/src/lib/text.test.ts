@@ -7,7 +7,7 @@ import { ProblemSchema, TokenErrorSchema } from '@wsc/api-client';
 
 import type { Harness, TestResponse } from '../../test/harness.ts';
 import { createHarness } from '../../test/harness.ts';
-import { insertRecords } from './records.ts';
+import { insertRecords } from '../records/records.ts';
 import { badTextIndex, findBadText } from './text.ts';
 
 let h: Harness;

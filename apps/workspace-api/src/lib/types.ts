@@ -1,15 +1,15 @@
 // Types shared by the app, its middleware and every route: the dependencies and `c.var`.
 import type { Logger } from '@wsc/logger';
 
+import type { UploadGate } from '../attachments/uploads.ts';
 import type { Db } from '../db/client.ts';
 import type { Role, UserStatus } from '../db/schema.ts';
 import type { Config } from '../env.ts';
+import type { SecretChecker } from '../oauth/secret-check.ts';
+import type { TokenPurger } from '../oauth/token-purge.ts';
 import type { Workspace } from '../workspace/definitions.ts';
 import type { ApiMetrics } from './metrics.ts';
 import type { TokenBucketLimiter } from './rate-limit.ts';
-import type { SecretChecker } from './secret-check.ts';
-import type { TokenPurger } from './token-purge.ts';
-import type { UploadGate } from './uploads.ts';
 
 export type { Logger } from '@wsc/logger';
 
@@ -68,7 +68,7 @@ export type AppVariables = {
   deps: AppDeps;
   /** Set by requireAuth. */
   principal: Principal;
-  /** Aliases the principal may use; computed lazily by permissions.ts. */
+  /** Aliases the principal may use; computed lazily by identity/permissions.ts. */
   allowedAliases: Set<string> | undefined;
 };
 

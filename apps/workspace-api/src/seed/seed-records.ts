@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { Rng } from './prng.ts';
 import { ensureDefinitionIndexes, planDefinitionIndexes } from '../db/definition-indexes.ts';
-import { reserveHandleNumbers } from '../lib/records.ts';
+import { reserveHandleNumbers } from '../records/records.ts';
 import {
   BROWSERS,
   COMPANY_PREFIXES,

@@ -17,7 +17,7 @@ import { testConfig } from '../../test/harness.ts';
 import { buildApp, initDeps } from '../app.ts';
 import { openDatabase } from '../db/client.ts';
 import { planDefinitionIndexes } from '../db/definition-indexes.ts';
-import { validateRecordInput } from '../lib/records.ts';
+import { validateRecordInput } from '../records/records.ts';
 import { createRng } from './prng.ts';
 import { generateRecords, seedRecords } from './seed-records.ts';
 import { prepareStore, seedIfEmpty } from './seed.ts';

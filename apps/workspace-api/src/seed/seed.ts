@@ -15,8 +15,8 @@ import type { AppDeps } from '../lib/types.ts';
 import type { Workspace, WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { Rng } from './prng.ts';
 import type { GeneratedRecord, SeedContext } from './seed-records.ts';
-import { sweepBlobDir, writeBlob } from '../lib/blobs.ts';
-import { createCredential } from '../lib/credentials.ts';
+import { sweepBlobDir, writeBlob } from '../attachments/blobs.ts';
+import { createCredential } from '../identity/credentials.ts';
 import { DEMO_GROUPS } from '../workspace/demo-workspace.ts';
 import { createRng } from './prng.ts';
 import {

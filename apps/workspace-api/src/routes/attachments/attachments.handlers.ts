@@ -10,13 +10,13 @@ import { MAX_UPLOAD_BYTES, UrlLinkInputSchema } from '@wsc/api-client';
 import type { AttachmentRow, RecordRow } from '../../db/schema.ts';
 import type { Profile } from '../../env.ts';
 import type { AppEnv } from '../../lib/types.ts';
-import { blobPath, commitBlob, removeBlob } from '../../lib/blobs.ts';
+import { blobPath, commitBlob, removeBlob } from '../../attachments/blobs.ts';
+import { MULTIPART_OVERHEAD_BYTES, receiveUpload } from '../../attachments/multipart.ts';
+import { assertRoomForAttachment, lockRecord } from '../../attachments/uploads.ts';
+import { resolveRecord } from '../../identity/permissions.ts';
 import { notFound, rangeNotSatisfiable, unprocessable } from '../../lib/errors.ts';
-import { MULTIPART_OVERHEAD_BYTES, receiveUpload } from '../../lib/multipart.ts';
-import { resolveRecord } from '../../lib/permissions.ts';
 import { isHosted } from '../../lib/profile.ts';
 import { badTextProblem } from '../../lib/text.ts';
-import { assertRoomForAttachment, lockRecord } from '../../lib/uploads.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 import {
   cleanFileName,
@@ -130,10 +130,10 @@ export async function getAttachment(c: Context<AppEnv>) {
  * to a temp file while hashing; then, in one transaction, the row is inserted and the temp file
  * renamed to the row's id before the commit: a failed insert or rename rolls the row back and
  * removes the temp file; a failed commit removes the renamed blob. A crash between rename and
- * commit leaves only an orphan blob, which the start-up sweep removes (see lib/blobs.ts).
+ * commit leaves only an orphan blob, which the start-up sweep removes (see attachments/blobs.ts).
  * Before any byte is read: 429 past MAX_UPLOADS_IN_FLIGHT uploads of the credential, 422 past
  * MAX_ATTACHMENTS_PER_RECORD, 507 when the file would leave the blob volume under
- * BLOB_MIN_FREE_BYTES (lib/uploads.ts).
+ * BLOB_MIN_FREE_BYTES (attachments/uploads.ts).
  */
 export async function uploadAttachment(c: Context<AppEnv>) {
   const { record } = await recordFromPath(c);

@@ -11,8 +11,8 @@ import { AttachmentListSchema, AttachmentSchema, UrlLinkSchema } from '@wsc/api-
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
-import { blobPath, sweepBlobDir, writeBlob } from '../../lib/blobs.ts';
-import { insertRecords } from '../../lib/records.ts';
+import { blobPath, sweepBlobDir, writeBlob } from '../../attachments/blobs.ts';
+import { insertRecords } from '../../records/records.ts';
 
 let h: Harness;
 let ticket: string;

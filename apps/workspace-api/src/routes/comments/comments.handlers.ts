@@ -7,13 +7,13 @@ import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
 
 import type { CommentRow, UserRow } from '../../db/schema.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import { resolveRecord } from '../../identity/permissions.ts';
+import { toUser } from '../../identity/users.ts';
 import { JSON_BODY_MAX_BYTES, readBodyText } from '../../lib/body.ts';
 import { badRequest, ProblemException, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
-import { resolveRecord } from '../../lib/permissions.ts';
 import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
 import { badTextProblem } from '../../lib/text.ts';
-import { toUser } from '../../lib/users.ts';
 import { readJson } from '../../lib/validation.ts';
 
 function recordFromPath(c: Context<AppEnv>) {

@@ -5,9 +5,9 @@ import type { Context } from 'hono';
 import type { Credential } from '@wsc/api-client/strict';
 
 import type { AppEnv } from '../../lib/types.ts';
-import { revokeCredential } from '../../lib/credentials.ts';
+import { revokeCredential } from '../../identity/credentials.ts';
+import { requireAdmin } from '../../identity/permissions.ts';
 import { notFound } from '../../lib/errors.ts';
-import { requireAdmin } from '../../lib/permissions.ts';
 
 /** Client ids are `wsc_` plus base64url; anything else cannot exist and is a 404 without a query. */
 const CLIENT_ID_RE = /^[A-Za-z0-9_-]{1,200}$/;
@@ -15,7 +15,7 @@ const CLIENT_ID_RE = /^[A-Za-z0-9_-]{1,200}$/;
 /**
  * `POST /v1/credentials/{clientId}/revoke` (ADMIN, idempotent) -> 200 Credential. The credential
  * and its tokens are revoked in one transaction: its tokens get 401 from the next request on, and
- * the token endpoint refuses it (the remembered success of lib/secret-check.ts is dropped too,
+ * the token endpoint refuses it (the remembered success of oauth/secret-check.ts is dropped too,
  * though the token route's own row check would already refuse it).
  */
 export async function revoke(c: Context<AppEnv>) {

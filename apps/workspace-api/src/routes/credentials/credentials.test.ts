@@ -9,9 +9,9 @@ import { CredentialSchema, MeSchema } from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
-import { createCredential, issueToken } from '../../lib/credentials.ts';
+import { createCredential, issueToken } from '../../identity/credentials.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { purgeTokens, TokenPurger } from '../../lib/token-purge.ts';
+import { purgeTokens, TokenPurger } from '../../oauth/token-purge.ts';
 
 let h: Harness;
 let hosted: Harness;
@@ -33,7 +33,7 @@ describe('POST /v1/credentials/{clientId}/revoke (extension)', () => {
   it('revokes one credential and its tokens at once; the user and their other credentials work', async () => {
     const leaked = await createCredential(h.db, h.users.member.id, 'leaked');
     const kept = await createCredential(h.db, h.users.member.id, 'kept');
-    // A token from the endpoint: the secret check now remembers this pair (lib/secret-check.ts).
+    // A token from the endpoint: the secret check now remembers this pair (oauth/secret-check.ts).
     const issued = await h.request('POST', '/oauth/token', {
       body: tokenBody(leaked.clientId, leaked.clientSecret),
       headers: FORM,

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { DefinitionList } from '@wsc/api-client/strict';
 
 import type { AppEnv } from '../../lib/types.ts';
-import { allowedAliases } from '../../lib/permissions.ts';
+import { allowedAliases } from '../../identity/permissions.ts';
 import { toPublicDefinition } from '../../workspace/definitions.ts';
 
 /** `GET /v1/definitions` (extended profile only): only what the caller may see. */

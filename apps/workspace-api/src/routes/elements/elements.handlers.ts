@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 
 import type { AppEnv } from '../../lib/types.ts';
-import { resolveDefinition } from '../../lib/permissions.ts';
+import { resolveDefinition } from '../../identity/permissions.ts';
 
 /** The published Aspect, as far as a definition of ours fills it. */
 export type PublishedAspect = {

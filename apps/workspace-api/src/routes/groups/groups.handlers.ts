@@ -5,15 +5,15 @@ import type { Group, GroupPagedList, UserPagedList } from '@wsc/api-client/stric
 import { GroupUserIdsInputSchema } from '@wsc/api-client';
 
 import type { GroupRow } from '../../db/schema.ts';
-import type { FilterField } from '../../lib/rsql-sql.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import type { FilterField } from '../../search/fields.ts';
+import { requireAdmin } from '../../identity/permissions.ts';
+import { toUser } from '../../identity/users.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
-import { requireAdmin } from '../../lib/permissions.ts';
 import { replyGroup, replyPaging, replyUser } from '../../lib/profile.ts';
-import { compileFilter } from '../../lib/rsql-sql.ts';
-import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
+import { compileFilter } from '../../search/filter.ts';
 import { domainRuleId } from '../../workspace/sync.ts';
 
 const GROUP_FIELDS: FilterField[] = [

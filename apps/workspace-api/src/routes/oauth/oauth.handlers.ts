@@ -7,18 +7,18 @@ import type { TokenResponse } from '@wsc/api-client/strict';
 
 import type { ProblemException } from '../../lib/errors.ts';
 import type { AppDeps, AppEnv } from '../../lib/types.ts';
+import { issueToken } from '../../identity/credentials.ts';
 import {
   bodyTooLarge,
   declaresMoreThan,
   readBodyText,
   TOKEN_BODY_MAX_BYTES,
 } from '../../lib/body.ts';
-import { issueToken } from '../../lib/credentials.ts';
 import { DUMMY_SECRET_HASH } from '../../lib/crypto.ts';
 import { serviceUnavailable, tooManyRequests } from '../../lib/errors.ts';
 import { addressKey, peerAddress } from '../../lib/peer.ts';
-import { SecretCheckBusy } from '../../lib/secret-check.ts';
 import { badTextIndex } from '../../lib/text.ts';
+import { SecretCheckBusy } from '../../oauth/secret-check.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -162,7 +162,7 @@ function chargeFailure(deps: AppDeps, clientId: string, address: string): Failur
  * body only, 201 (as published), and the reply repeats `grant_type`, which the published
  * AccessTokenResponse lists as required.
  *
- * The secret check (see lib/secret-check.ts and docs/security.md):
+ * The secret check (see oauth/secret-check.ts and docs/security.md):
  * - the body is at most 16 KiB, refused from its declared length before anything else;
  * - a failed attempt is charged before the check, per (client id, source address) and per source
  *   address; a correct secret is refunded, so it never pays for anyone's failures;

@@ -203,7 +203,7 @@ describe('bearer authentication', () => {
       body: { email: 'leaver@example.com', firstName: 'Lee', lastName: 'Leaver' },
     });
     const user = UserSchema.parse(created.json);
-    const { createCredential, issueToken } = await import('../../lib/credentials.ts');
+    const { createCredential, issueToken } = await import('../../identity/credentials.ts');
     const credential = await createCredential(h.db, user.id);
     const token = await issueToken(h.db, credential.clientId, user.id, 3600);
     expect((await h.request('GET', '/v1/me', { token })).status).toBe(200);

@@ -10,10 +10,10 @@ import { ProblemSchema, TokenErrorSchema } from '@wsc/api-client';
 import type { Harness } from '../../../test/harness.ts';
 import type { AppDeps } from '../../lib/types.ts';
 import { createHarness } from '../../../test/harness.ts';
-import { createCredential, revokeCredential } from '../../lib/credentials.ts';
+import { createCredential, revokeCredential } from '../../identity/credentials.ts';
 import { verifySecret } from '../../lib/crypto.ts';
 import { TokenBucketLimiter } from '../../lib/rate-limit.ts';
-import { SecretChecker } from '../../lib/secret-check.ts';
+import { SecretChecker } from '../../oauth/secret-check.ts';
 
 let h: Harness;
 let saved: Pick<AppDeps, 'limiters' | 'secrets'>;

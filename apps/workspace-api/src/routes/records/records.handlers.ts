@@ -4,11 +4,10 @@ import type { RecordPagedList, StoredRecord } from '@wsc/api-client/strict';
 
 import type { RecordRow } from '../../db/schema.ts';
 import type { AppEnv } from '../../lib/types.ts';
-import { badRequest, preconditionFailed } from '../../lib/errors.ts';
-import { buildPaging, encodeCursor, parsePageQuery } from '../../lib/paging.ts';
-import { resolveDefinition, resolveRecord } from '../../lib/permissions.ts';
+import { resolveDefinition, resolveRecord } from '../../identity/permissions.ts';
+import { preconditionFailed } from '../../lib/errors.ts';
 import { replyPaging } from '../../lib/profile.ts';
-import { parseSearch, runSearch, searchStatements } from '../../lib/record-search.ts';
+import { readJson } from '../../lib/validation.ts';
 import {
   insertRecords,
   recordBody,
@@ -16,9 +15,8 @@ import {
   toRecord,
   updateRecord,
   validateRecordInput,
-} from '../../lib/records.ts';
-import { withSearchLimits } from '../../lib/search-limits.ts';
-import { readJson } from '../../lib/validation.ts';
+} from '../../records/records.ts';
+import { searchRecordPage } from '../../search/search-records.ts';
 
 function params(c: Context<AppEnv>) {
   return {
@@ -28,29 +26,6 @@ function params(c: Context<AppEnv>) {
   };
 }
 
-type RecordCursor = { k: Array<string | null>; s: number };
-
-function readRecordCursor(
-  cursor: unknown,
-  keyCount: number,
-  field: string,
-): RecordCursor | undefined {
-  if (cursor === undefined) return undefined;
-  const value = cursor as Partial<RecordCursor> | null;
-  const valid =
-    value !== null &&
-    typeof value === 'object' &&
-    Number.isSafeInteger(value.s) &&
-    Array.isArray(value.k) &&
-    value.k.length === keyCount &&
-    value.k.every((item) => item === null || typeof item === 'string');
-  if (!valid)
-    throw badRequest('Invalid cursor', [
-      { field, message: 'Malformed, tampered or from another list' },
-    ]);
-  return value as RecordCursor;
-}
-
 /**
  * `GET /v1/{recordType}/{alias}`: RSQL filter, sort (extended profile), keyset paging and total.
  * The hosted profile takes no `sort` (publishedQuery refuses it) and reads the published dialect.
@@ -58,43 +33,12 @@ function readRecordCursor(
 export async function searchRecords(c: Context<AppEnv>) {
   const { recordType, alias } = params(c);
   const definition = await resolveDefinition(c, recordType, alias);
-  const { db, cursorKey, config } = c.var.deps;
-  const profile = config.profile;
-  const { filter, keys } = parseSearch(
+  const profile = c.var.deps.config.profile;
+  const { paging, total, items } = await searchRecordPage(
+    c.var.deps,
+    c.var.principal.clientId,
     definition,
-    c.req.query('filter'),
-    profile === 'hosted' ? undefined : c.req.query('sort'),
-    profile,
-  );
-  // Cursors are bound to the definition and the sort: reusing one under another sort is a 400.
-  const scope = `records:${definition.alias}:${keys.map((key) => `${key.descending ? '-' : ''}${key.field.name}`).join(',')}`;
-  const page = parsePageQuery(c.req.query(), cursorKey, scope);
-  const forward = page.direction === 'forward';
-  const cursor = readRecordCursor(page.cursor, keys.length, forward ? 'after' : 'before');
-  const statements = searchStatements(db, {
-    alias: definition.alias,
-    ...(filter ? { filter } : {}),
-    keys,
-    ...(cursor ? { cursor: { values: cursor.k, seq: cursor.s } } : {}),
-    forward,
-    limit: page.limit + 1,
-  });
-  // statement_timeout on PostgreSQL, a per-credential time budget everywhere (search-limits.ts).
-  const { rows: fetched, total } = await withSearchLimits(c, (conn) => runSearch(conn, statements));
-  const more = fetched.length > page.limit;
-  const rows = fetched.slice(0, page.limit);
-  if (!forward) rows.reverse();
-  const items = rows.map((row) => {
-    const sortValues = keys.map((_, index) => row[`k${index}`] ?? null);
-    return {
-      cursor: encodeCursor(cursorKey, scope, { k: sortValues, s: row.seq }),
-      data: recordBody(row, definition, profile),
-    };
-  });
-  const paging = buildPaging(
-    page,
-    items.map((item) => item.cursor),
-    more,
+    { filter: c.req.query('filter'), sort: c.req.query('sort'), page: c.req.query() },
   );
   if (profile === 'hosted') return c.json({ paging: replyPaging(profile, paging), total, items });
   const body: RecordPagedList = { paging, total, items };

@@ -8,9 +8,9 @@ import { RelatedItemInputSchema } from '@wsc/api-client';
 
 import type { RecordsTable } from '../../db/schema.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import { allowedAliases, resolveRecord, resolveRecordById } from '../../identity/permissions.ts';
 import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
-import { allowedAliases, resolveRecord, resolveRecordById } from '../../lib/permissions.ts';
 import { replyPaging } from '../../lib/profile.ts';
 import { parseJsonBody } from '../../lib/validation.ts';
 

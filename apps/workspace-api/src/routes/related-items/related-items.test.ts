@@ -5,7 +5,7 @@ import { RelatedPagedListSchema } from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
-import { insertRecords } from '../../lib/records.ts';
+import { insertRecords } from '../../records/records.ts';
 
 let h: Harness;
 let ticket: string;

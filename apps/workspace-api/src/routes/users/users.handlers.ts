@@ -4,17 +4,17 @@ import { sql } from 'kysely';
 import type { User, UserPagedList } from '@wsc/api-client/strict';
 import { CreateUserInputSchema } from '@wsc/api-client';
 
-import type { FilterField } from '../../lib/rsql-sql.ts';
 import type { AppEnv } from '../../lib/types.ts';
-import { deactivateUser, insertUser } from '../../lib/credentials.ts';
+import type { FilterField } from '../../search/fields.ts';
+import { deactivateUser, insertUser } from '../../identity/credentials.ts';
+import { requireAdmin } from '../../identity/permissions.ts';
+import { toUser } from '../../identity/users.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
-import { requireAdmin } from '../../lib/permissions.ts';
 import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
-import { compileFilter } from '../../lib/rsql-sql.ts';
-import { withSearchLimits } from '../../lib/search-limits.ts';
-import { toUser } from '../../lib/users.ts';
 import { isUuid, parseJsonBody } from '../../lib/validation.ts';
+import { compileFilter } from '../../search/filter.ts';
+import { withSearchLimits } from '../../search/limits.ts';
 
 const USER_FIELDS: FilterField[] = [
   { name: 'id', kind: 'handle', expr: sql`users.id::text` },
@@ -41,24 +41,27 @@ export async function listUsers(c: Context<AppEnv>) {
     : sql<boolean>`true`;
   const page = parsePageQuery(c.req.query(), cursorKey, 'users');
   // A filter on users can scan the table as a record search can: the same time limits.
-  const [{ rows, paging }, count] = await withSearchLimits(c, (conn) =>
-    Promise.all([
-      pageBySeq(page, cursorKey, 'users', (bound, order, limit) =>
+  const [{ rows, paging }, count] = await withSearchLimits(
+    c.var.deps,
+    c.var.principal.clientId,
+    (conn) =>
+      Promise.all([
+        pageBySeq(page, cursorKey, 'users', (bound, order, limit) =>
+          conn
+            .selectFrom('users')
+            .selectAll()
+            .where(where)
+            .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
+            .orderBy('seq', order)
+            .limit(limit)
+            .execute(),
+        ),
         conn
           .selectFrom('users')
-          .selectAll()
+          .select((eb) => eb.fn.countAll<number>().as('n'))
           .where(where)
-          .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
-          .orderBy('seq', order)
-          .limit(limit)
-          .execute(),
-      ),
-      conn
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(where)
-        .executeTakeFirstOrThrow(),
-    ]),
+          .executeTakeFirstOrThrow(),
+      ]),
   );
   const items = rows.map(toUser);
   if (profile === 'hosted') {

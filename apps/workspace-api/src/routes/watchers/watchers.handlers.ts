@@ -8,9 +8,9 @@ import type { Watcher, WatcherPagedList } from '@wsc/api-client/strict';
 import { WatcherListInputSchema } from '@wsc/api-client';
 
 import type { AppEnv } from '../../lib/types.ts';
+import { resolveRecord } from '../../identity/permissions.ts';
 import { unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
-import { resolveRecord } from '../../lib/permissions.ts';
 import { replyPaging } from '../../lib/profile.ts';
 import { parseJsonBody } from '../../lib/validation.ts';
 

@@ -6,7 +6,7 @@ import { WatcherPagedListSchema } from '@wsc/api-client/strict';
 
 import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
-import { insertRecords } from '../../lib/records.ts';
+import { insertRecords } from '../../records/records.ts';
 import { DEMO_GROUPS } from '../../workspace/demo-workspace.ts';
 
 let h: Harness;

@@ -16,7 +16,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 import type { SecretCheckLimits } from '../env.ts';
-import { verifySecret } from './crypto.ts';
+import { verifySecret } from '../lib/crypto.ts';
 
 /** The check was not run: no slot or queue place was free. */
 export class SecretCheckBusy extends Error {

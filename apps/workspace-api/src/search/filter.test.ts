@@ -10,14 +10,10 @@ import { eq, inList, serialize } from '@wsc/rsql';
 import type { Harness } from '../../test/harness.ts';
 import { createHarness } from '../../test/harness.ts';
 import { planDefinitionIndexes } from '../db/definition-indexes.ts';
-import { insertRecords, recordFieldResolver } from './records.ts';
-import {
-  compileFilter,
-  containmentJson,
-  containsPattern,
-  FilterError,
-  normalizeDateTime,
-} from './rsql-sql.ts';
+import { normalizeDateTime } from '../lib/dates.ts';
+import { insertRecords } from '../records/records.ts';
+import { recordFieldResolver } from './fields.ts';
+import { compileFilter, containmentJson, containsPattern, FilterError } from './filter.ts';
 
 let h: Harness;
 const ids: Record<string, string> = {};

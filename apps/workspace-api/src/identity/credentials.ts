@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { Db } from '../db/client.ts';
 import type { Role } from '../db/schema.ts';
-import { hashSecret, randomToken, sha256Hex } from './crypto.ts';
+import { hashSecret, randomToken, sha256Hex } from '../lib/crypto.ts';
 
 /**
  * Creates a client credential for a user; the secret is returned once and stored only as a hash.

@@ -14,12 +14,11 @@
 // search still holds the thread for its own duration, once; it cannot be repeated back to back,
 // so one credential cannot keep the region stalled. Both stores charge the budget, so a
 // credential's share of the database is bounded everywhere.
-import type { Context } from 'hono';
 import { sql } from 'kysely';
 
 import type { Db } from '../db/client.ts';
-import type { AppEnv } from './types.ts';
-import { ProblemException, serviceUnavailable } from './errors.ts';
+import type { AppDeps } from '../lib/types.ts';
+import { ProblemException, serviceUnavailable } from '../lib/errors.ts';
 
 /** SQLSTATE query_canceled: statement_timeout (or a cancel request) stopped the statement. */
 const QUERY_CANCELED = '57014';
@@ -31,18 +30,19 @@ function isQueryCanceled(error: unknown): boolean {
 /**
  * Runs a search's statements under the search time limits of the app (see the file comment):
  * 429 while the credential's search-time budget is spent, 503 with Retry-After when a statement
- * hits SEARCH_TIMEOUT_MS. `run` gets the connection to use (a transaction on PostgreSQL).
+ * hits SEARCH_TIMEOUT_MS. The budget is the credential's (`clientId`). `run` gets the connection
+ * to use (a transaction on PostgreSQL).
  *
  * @example
- * const { rows, total } = await withSearchLimits(c, (db) => runSearch(db, statements));
+ * const { rows, total } = await withSearchLimits(deps, clientId, (db) => runSearch(db, statements));
  */
 export async function withSearchLimits<T>(
-  c: Context<AppEnv>,
+  deps: AppDeps,
+  clientId: string,
   run: (db: Db) => Promise<T>,
 ): Promise<T> {
-  const { deps } = c.var;
   const budget = deps.limiters.searchTime;
-  const key = c.var.principal.clientId;
+  const key = clientId;
   if (budget.enabled) {
     const state = budget.peek(key);
     if (!state.allowed) {

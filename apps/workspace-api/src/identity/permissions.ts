@@ -3,9 +3,9 @@
 import type { Context } from 'hono';
 
 import type { RecordRow } from '../db/schema.ts';
+import type { AppEnv } from '../lib/types.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
-import type { AppEnv } from './types.ts';
-import { forbidden, notFound } from './errors.ts';
+import { forbidden, notFound } from '../lib/errors.ts';
 
 /**
  * Throws 403 unless the caller is an ADMIN.

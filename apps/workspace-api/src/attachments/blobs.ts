@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 
 import type { Db } from '../db/client.ts';
-import type { Logger } from './types.ts';
+import type { Logger } from '../lib/types.ts';
 
 /** Temp files start with this prefix; anything with it is garbage after a restart. */
 export const TEMP_PREFIX = '.upload-';

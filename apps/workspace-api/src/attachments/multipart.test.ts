@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ProblemException } from './errors.ts';
+import { ProblemException } from '../lib/errors.ts';
 import { receiveUpload } from './multipart.ts';
 
 const BOUNDARY = 'xYzBoundary';

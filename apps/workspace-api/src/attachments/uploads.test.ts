@@ -11,8 +11,8 @@ import { AttachmentListSchema } from '@wsc/api-client/strict';
 import type { Harness } from '../../test/harness.ts';
 import type { UploadGate } from './uploads.ts';
 import { createHarness } from '../../test/harness.ts';
+import { insertRecords } from '../records/records.ts';
 import { TEMP_PREFIX } from './blobs.ts';
-import { insertRecords } from './records.ts';
 import { UploadGate as Gate, MAX_ATTACHMENTS_PER_RECORD } from './uploads.ts';
 
 let h: Harness;

@@ -5,7 +5,7 @@
 import fsp from 'node:fs/promises';
 
 import type { Db } from '../db/client.ts';
-import { insufficientStorage, ProblemException, unprocessable } from './errors.ts';
+import { insufficientStorage, ProblemException, unprocessable } from '../lib/errors.ts';
 
 /** Uploads one credential may have in flight at once (DESIGN.md section 6). */
 export const MAX_UPLOADS_IN_FLIGHT = 4;

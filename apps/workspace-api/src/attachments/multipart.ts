@@ -7,8 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 
+import { badRequest, ProblemException, unprocessable } from '../lib/errors.ts';
 import { createTempWriteStream, tempBlobPath } from './blobs.ts';
-import { badRequest, ProblemException, unprocessable } from './errors.ts';
 
 /** Room for boundaries, part headers and a description around a file of the maximum size. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

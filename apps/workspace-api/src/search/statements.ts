@@ -15,16 +15,10 @@ import type { Db } from '../db/client.ts';
 import type { RecordRow } from '../db/schema.ts';
 import type { Profile } from '../env.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
-import type { SortKey } from './rsql-sql.ts';
-import { recordFieldResolver } from './records.ts';
-import {
-  compileFilter,
-  keysetCondition,
-  orderByClause,
-  parseSort,
-  sortExpression,
-  sortValueText,
-} from './rsql-sql.ts';
+import type { SortKey } from './sort.ts';
+import { recordFieldResolver, sortExpression } from './fields.ts';
+import { compileFilter } from './filter.ts';
+import { keysetCondition, orderByClause, parseSort, sortValueText } from './sort.ts';
 
 export type RecordSearch = {
   alias: string;

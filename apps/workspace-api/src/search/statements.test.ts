@@ -7,13 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Harness } from '../../test/harness.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
-import type { RecordSearch } from './record-search.ts';
-import type { SortKey } from './rsql-sql.ts';
+import type { SortKey } from './sort.ts';
+import type { RecordSearch } from './statements.ts';
 import { createHarness } from '../../test/harness.ts';
 import { ensureDefinitionIndexes, planDefinitionIndexes } from '../db/definition-indexes.ts';
-import { parseSearch, runSearch, searchStatements } from './record-search.ts';
-import { insertRecords, recordFieldResolver } from './records.ts';
-import { compileFilter, orderByClause, parseSort, sortValueText } from './rsql-sql.ts';
+import { insertRecords } from '../records/records.ts';
+import { recordFieldResolver } from './fields.ts';
+import { compileFilter } from './filter.ts';
+import { orderByClause, parseSort, sortValueText } from './sort.ts';
+import { parseSearch, runSearch, searchStatements } from './statements.ts';
 
 let h: Harness;
 let definition: WorkspaceDefinition;

@@ -1,7 +1,7 @@
 // DESIGN.md section 6, "database": statement_timeout on searches; a search that hits it is 503
 // with Retry-After, never a stalled region. A test-only hook runs pg_sleep on the search's own
 // connection, inside its time limit, to make a search as slow as an unindexable filter on a large
-// store would be. Runs on PGlite and (TEST_DATABASE_URL) on PostgreSQL; see search-limits.ts for
+// store would be. Runs on PGlite and (TEST_DATABASE_URL) on PostgreSQL; see limits.ts for
 // why the two differ and what bounds the embedded store.
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { ProblemSchema } from '@wsc/api-client';
 
 import type { Harness } from '../../test/harness.ts';
 import { createHarness } from '../../test/harness.ts';
-import { TokenBucketLimiter } from './rate-limit.ts';
+import { TokenBucketLimiter } from '../lib/rate-limit.ts';
 
 let h: Harness;
 let hookRuns = 0;
@@ -48,7 +48,7 @@ describe('search time limits', () => {
     expect(res.status).toBe(503);
     expect(Number(res.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
     expect(ProblemSchema.parse(res.json).detail).toMatch(/longer than 200 ms/);
-    // PostgreSQL cancels the statement at the limit; PGlite cannot interrupt it (search-limits.ts).
+    // PostgreSQL cancels the statement at the limit; PGlite cannot interrupt it (limits.ts).
     if (h.deps.dbKind === 'postgres') expect(elapsed).toBeLessThan(1_500);
     // The connection is usable afterwards (the transaction was rolled back, not left open).
     h.deps.hooks = undefined;

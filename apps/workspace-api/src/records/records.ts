@@ -1,5 +1,5 @@
-// Records: wire shape, field resolution for RSQL/sort, validation and writes. Shared by the records
-// routes, the sub-resources and the seed.
+// Records: wire shape, validation and writes. Shared by the records routes, the sub-resources and
+// the seed.
 import type { RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 
@@ -10,75 +10,9 @@ import type { Db } from '../db/client.ts';
 import type { RecordRow } from '../db/schema.ts';
 import type { Profile } from '../env.ts';
 import type { SystemColumn, WorkspaceDefinition } from '../workspace/definitions.ts';
-import type { FilterField, FilterKind } from './rsql-sql.ts';
-import { CONTAINMENT_TYPES, fieldTextExpression } from '../db/definition-indexes.ts';
+import { isValidDate, normalizeDateTime } from '../lib/dates.ts';
+import { unprocessable } from '../lib/errors.ts';
 import { systemFields } from '../workspace/definitions.ts';
-import { unprocessable } from './errors.ts';
-import { isValidDate, normalizeDateTime } from './rsql-sql.ts';
-
-const KIND_BY_TYPE: Record<string, FilterKind> = {
-  TEXT: 'text',
-  NUMBER: 'number',
-  DATE: 'date',
-  DATETIME: 'datetime',
-  PICKLIST: 'picklist',
-  MULTI_PICKLIST: 'multi-picklist',
-  USER_ID: 'user',
-  BOOLEAN: 'boolean',
-};
-
-const KIND_BY_COLUMN: Record<SystemColumn, FilterKind> = {
-  id: 'handle',
-  created_at: 'timestamp',
-  created_by: 'user',
-  updated_at: 'timestamp',
-  updated_by: 'user',
-};
-
-const resolverCache: Record<Profile, WeakMap<WorkspaceDefinition, Map<string, FilterField>>> = {
-  extended: new WeakMap(),
-  hosted: new WeakMap(),
-};
-
-/**
- * Filter/sort fields of a definition (its fields plus the profile's read-only fields: `id`,
- * `Created At`, ... or the hosted names, both on the system columns), by name.
- *
- * @example
- * const resolve = recordFieldResolver(definition);
- * compileFilter('Status==Open', resolve);
- */
-export function recordFieldResolver(
-  definition: WorkspaceDefinition,
-  profile: Profile = 'extended',
-): (selector: string) => FilterField | undefined {
-  let fields = resolverCache[profile].get(definition);
-  if (!fields) {
-    fields = new Map();
-    for (const system of systemFields(definition, profile)) {
-      fields.set(system.name, {
-        name: system.name,
-        kind: KIND_BY_COLUMN[system.column],
-        expr: sql.ref(`records.${system.column}`),
-      });
-    }
-    for (const field of definition.fields) {
-      fields.set(field.name, {
-        name: field.name,
-        kind: KIND_BY_TYPE[field.type] ?? 'text',
-        expr: sql.raw(fieldTextExpression(field.name)),
-        ...(CONTAINMENT_TYPES.has(field.type) ? { dataKey: field.name } : {}),
-        ...(field.values ? { values: field.values } : {}),
-      });
-    }
-    resolverCache[profile].set(definition, fields);
-  }
-  const byName = fields;
-  // Exact names first; a case-insensitive match forgives `status==Open`.
-  return (selector) =>
-    byName.get(selector) ??
-    [...byName.values()].find((field) => field.name.toLowerCase() === selector.toLowerCase());
-}
 
 type RecordColumns = Pick<
   RecordRow,

@@ -3,7 +3,7 @@
 // the server (src/index.ts) and a cheap one on token issue, both at most once per interval, so
 // a region that never idles and one that never issues tokens are both cleaned.
 import type { Db } from '../db/client.ts';
-import type { Logger } from './types.ts';
+import type { Logger } from '../lib/types.ts';
 
 /**
  * Deletes tokens that expired or were revoked; returns how many.

@@ -10,43 +10,11 @@ import { sql } from 'kysely';
 import type { ComparisonNode, Dialect, Node } from '@wsc/rsql';
 import { canonicalOperator, isRsqlError, parse } from '@wsc/rsql';
 
-import { ProblemException } from './errors.ts';
-import { badTextIndex } from './text.ts';
-
-/** How a field's values compare in SQL. */
-export type FilterKind =
-  | 'text'
-  | 'number'
-  | 'date'
-  | 'datetime'
-  | 'timestamp'
-  | 'picklist'
-  | 'multi-picklist'
-  | 'user'
-  | 'boolean'
-  | 'handle';
-
-/** A filterable, sortable field: its SQL expression and how it compares. */
-export type FilterField = {
-  name: string;
-  kind: FilterKind;
-  /**
-   * The SQL expression of the value: text for every kind but `timestamp` (a timestamptz column).
-   * Built only from trusted names (definition fields, column names).
-   */
-  expr: RawBuilder<unknown>;
-  /**
-   * The key in `records.data` when the field's stored value is exactly the string a filter names
-   * (text, picklist, user email, `true|false`): `==` / `=in=` then compile to `data @> {key: v}`,
-   * which the per-definition GIN index serves. Unset for columns and for values compared as
-   * numbers, dates or arrays.
-   */
-  dataKey?: string;
-  /** Allowed values for picklists. */
-  values?: readonly string[];
-};
-
-export type FieldResolver = (selector: string) => FilterField | undefined;
+import type { FieldResolver, FilterField, FilterKind } from './fields.ts';
+import { isValidDate, normalizeDateTime } from '../lib/dates.ts';
+import { ProblemException } from '../lib/errors.ts';
+import { badTextIndex } from '../lib/text.ts';
+import { sortExpression } from './fields.ts';
 
 /** RSQL or sort problem: 400 with the character position in the parameter. */
 export class FilterError extends ProblemException {
@@ -99,38 +67,6 @@ const OPERATORS_BY_KIND: Record<FilterKind, ReadonlySet<string>> = {
 };
 
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
-
-/**
- * Whether `YYYY-MM-DD` names a real calendar day.
- *
- * @example
- * isValidDate('2024-02-30'); // false
- */
-export function isValidDate(value: string): boolean {
-  const match = DATE_RE.exec(value);
-  if (!match) return false;
-  const date = new Date(`${value}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-/**
- * Normalizes a datetime to `YYYY-MM-DDTHH:MM:SS.SSSZ` (accepts a bare date as midnight UTC and
- * fewer fraction digits), or undefined when it is not one.
- *
- * @example
- * normalizeDateTime('2024-05-01'); // '2024-05-01T00:00:00.000Z'
- */
-export function normalizeDateTime(value: string): string | undefined {
-  if (isValidDate(value)) return `${value}T00:00:00.000Z`;
-  if (!DATETIME_RE.exec(value)) return undefined;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return undefined;
-  const iso = date.toISOString();
-  // Reject rollovers such as 24:00:00 or 02-30: the normalized text must agree on date and time.
-  return iso.slice(0, 19) === value.slice(0, 19) ? iso : undefined;
-}
 
 /**
  * LIKE pattern for "contains": LIKE metacharacters are escaped, `*` becomes a wildcard.
@@ -369,142 +305,4 @@ export function compileFilter(
     throw error;
   }
   return compileNode(ctx, ast, resolve);
-}
-
-export type SortKey = { field: FilterField; descending: boolean };
-
-/**
- * The SQL a sort key is read from: its expression on `records` by default, or a column a query
- * has already computed it into (the search's materialized matches).
- */
-export type KeyRef = (key: SortKey, index: number) => RawBuilder<unknown>;
-
-/**
- * Parses `sort` (`-Created At,Title`): comma-separated field names, `-` for descending.
- *
- * @example
- * parseSort('-Created At,Title', resolver); // [{ field: CreatedAt, descending: true }, ...]
- */
-export function parseSort(input: string, resolve: FieldResolver, parameter = 'sort'): SortKey[] {
-  const ctx = { parameter };
-  const keys: SortKey[] = [];
-  let offset = 0;
-  for (const raw of input.split(',')) {
-    const leading = raw.length - raw.trimStart().length;
-    let name = raw.trim();
-    let descending = false;
-    if (name.startsWith('-') || name.startsWith('+')) {
-      descending = name.startsWith('-');
-      name = name.slice(1).trim();
-    }
-    if (name === '') fail(ctx, 'Empty sort key', offset + leading);
-    const field = resolve(name);
-    if (!field) fail(ctx, `Unknown sort field "${name}"`, offset + leading);
-    if (keys.some((key) => key.field.name === field.name))
-      fail(ctx, `Duplicate sort field "${name}"`, offset + leading);
-    keys.push({ field, descending });
-    offset += raw.length + 1;
-  }
-  if (keys.length > 5) fail(ctx, 'At most 5 sort fields', 0);
-  return keys;
-}
-
-/**
- * The expression a sort key orders by (numbers as numbers, dates in ISO text order).
- *
- * @example
- * sortExpression(key.field); // (data ->> 'Priority')::numeric
- */
-export function sortExpression(field: FilterField): RawBuilder<unknown> {
-  return field.kind === 'number' ? sql`(${field.expr})::numeric` : field.expr;
-}
-
-/**
- * A lossless text form of a sort key's value, stored in cursors.
- *
- * @example
- * db.selectFrom('records').select(sortValueText(field).as('k0'));
- */
-export function sortValueText(field: FilterField): RawBuilder<string | null> {
-  if (field.kind === 'timestamp') {
-    return sql<
-      string | null
-    >`to_char(${field.expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-  }
-  return sql<string | null>`(${field.expr})::text`;
-}
-
-/** A sort key's cursor value back into a SQL value of the key's type. */
-function cursorValue(field: FilterField, value: string): RawBuilder<unknown> {
-  if (field.kind === 'number') return sql`${value}::numeric`;
-  if (field.kind === 'timestamp') return sql`${value}::timestamptz`;
-  return sql`${value}`;
-}
-
-/**
- * Keyset condition for rows strictly after (`after`) or before (`before`) a cursor position, in
- * the order given by `keys` (each NULLS LAST) and then `seq` ascending.
- *
- * @example
- * keysetCondition(keys, ['2024-01-01...', null], 42, 'after', sql.ref('records.seq'));
- */
-export function keysetCondition(
-  keys: SortKey[],
-  values: Array<string | null>,
-  seq: number,
-  side: 'after' | 'before',
-  seqRef: RawBuilder<unknown>,
-  keyRef: KeyRef = (key) => sortExpression(key.field),
-): RawBuilder<SqlBool> {
-  const alternatives: RawBuilder<SqlBool>[] = [];
-  const equalities: RawBuilder<SqlBool>[] = [];
-  keys.forEach((key, index) => {
-    const expr = keyRef(key, index);
-    const value = values[index] ?? null;
-    // Moving after an ascending key means greater; after a descending key, or before an ascending one, less.
-    const greater = (side === 'after') !== key.descending;
-    let step: RawBuilder<SqlBool> | null;
-    if (value === null) {
-      // Nulls sort last: nothing is after a null key; every non-null is before it.
-      step = side === 'after' ? null : sql<SqlBool>`(${expr} is not null)`;
-    } else {
-      const bound = cursorValue(key.field, value);
-      const compare = greater ? sql<SqlBool>`${expr} > ${bound}` : sql<SqlBool>`${expr} < ${bound}`;
-      step =
-        side === 'after'
-          ? sql<SqlBool>`(${compare} or ${expr} is null)`
-          : sql<SqlBool>`(${compare})`;
-    }
-    if (step)
-      alternatives.push(sql<SqlBool>`(${sql.join([...equalities, step], sql.raw(' and '))})`);
-    equalities.push(
-      value === null
-        ? sql<SqlBool>`(${expr} is null)`
-        : sql<SqlBool>`(${expr} = ${cursorValue(key.field, value)})`,
-    );
-  });
-  const last =
-    side === 'after' ? sql<SqlBool>`${seqRef} > ${seq}` : sql<SqlBool>`${seqRef} < ${seq}`;
-  alternatives.push(sql<SqlBool>`(${sql.join([...equalities, last], sql.raw(' and '))})`);
-  return sql<SqlBool>`(${sql.join(alternatives, sql.raw(' or '))})`;
-}
-
-/**
- * ORDER BY items for the keys (NULLS LAST) then seq; reversed for backward paging.
- *
- * @example
- * sql`order by ${orderByClause(keys, false, sql.ref('seq'))}`;
- */
-export function orderByClause(
-  keys: SortKey[],
-  reverse: boolean,
-  seqRef: RawBuilder<unknown>,
-  keyRef: KeyRef = (key) => sortExpression(key.field),
-): RawBuilder<unknown> {
-  const items = keys.map((key, index) => {
-    const descending = key.descending !== reverse;
-    return sql`${keyRef(key, index)} ${sql.raw(descending ? 'desc' : 'asc')} nulls ${sql.raw(reverse ? 'first' : 'last')}`;
-  });
-  items.push(sql`${seqRef} ${sql.raw(reverse ? 'desc' : 'asc')}`);
-  return sql.join(items);
 }
