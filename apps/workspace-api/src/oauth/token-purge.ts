@@ -2,8 +2,9 @@
 // purge the table (and its index, read on every request) grows for ever. Two triggers: a timer in
 // the server (src/index.ts) and a cheap one on token issue, both at most once per interval, so
 // a region that never idles and one that never issues tokens are both cleaned.
+import type { Logger } from '@wsc/logger';
+
 import type { Db } from '../db/client.ts';
-import type { Logger } from '../lib/types.ts';
 
 /**
  * Deletes tokens that expired or were revoked; returns how many.
