@@ -2,10 +2,8 @@
 // realistic 3-clause triage filters, compared with the raw SQL of the same search run directly
 // against the same database in the same run; plus get-by-id latency and create throughput.
 import path from 'node:path';
-import type { DatabaseHandle } from 'workspace-api/src/db/client.ts';
-import type { WorkspaceDefinition } from 'workspace-api/src/workspace/definitions.ts';
-import { openDatabase } from 'workspace-api/src/db/client.ts';
-import { loadWorkspace } from 'workspace-api/src/workspace/definitions.ts';
+import type { DatabaseHandle, WorkspaceDefinition } from 'workspace-api/tools';
+import { loadWorkspace, openDatabase } from 'workspace-api/tools';
 
 import type { ApiProcess } from './lib/api.ts';
 import type { Bench, BenchContext } from './lib/bench.ts';

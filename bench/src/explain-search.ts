@@ -6,9 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CompiledQuery } from 'kysely';
 import { sql } from 'kysely';
-import { openDatabase } from 'workspace-api/src/db/client.ts';
-import { ensureDefinitionIndexes } from 'workspace-api/src/db/definition-indexes.ts';
-import { loadWorkspace } from 'workspace-api/src/workspace/definitions.ts';
+import { ensureDefinitionIndexes, loadWorkspace, openDatabase } from 'workspace-api/tools';
 
 import { triageQueries } from './api-search.ts';
 import { searchSql } from './lib/search-sql.ts';

@@ -12,8 +12,7 @@ import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type http from 'node:http';
-import { initDeps } from 'workspace-api/src/app.ts';
-import { parseEnv } from 'workspace-api/src/env.ts';
+import { initDeps, parseEnv } from 'workspace-api/tools';
 
 import type { ApiProcess } from './lib/api.ts';
 import type { FaultMode } from './lib/bad-upstream.ts';

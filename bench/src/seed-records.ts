@@ -9,19 +9,24 @@
 // CLI: pnpm --filter bench seed -- --count 1000000 [--database-url postgres://...] [--data-dir DIR]
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Db } from 'workspace-api/src/db/client.ts';
-import type { GeneratedRecord, SeedContext } from 'workspace-api/src/seed/seed-records.ts';
-import type { DemoCredentials } from 'workspace-api/src/seed/seed.ts';
-import type { WorkspaceDefinition } from 'workspace-api/src/workspace/definitions.ts';
+import type {
+  Db,
+  DemoCredentials,
+  GeneratedRecord,
+  SeedContext,
+  WorkspaceDefinition,
+} from 'workspace-api/tools';
 import { sql } from 'kysely';
-import { initDeps } from 'workspace-api/src/app.ts';
-import { planDefinitionIndexes } from 'workspace-api/src/db/definition-indexes.ts';
-import { parseEnv } from 'workspace-api/src/env.ts';
-import { reserveHandleNumbers } from 'workspace-api/src/records/records.ts';
-import { createRng } from 'workspace-api/src/seed/prng.ts';
-import { generateRecords } from 'workspace-api/src/seed/seed-records.ts';
-import { prepareStore } from 'workspace-api/src/seed/seed.ts';
-import { DEMO_GROUPS } from 'workspace-api/src/workspace/demo-workspace.ts';
+import {
+  createRng,
+  DEMO_GROUPS,
+  generateRecords,
+  initDeps,
+  parseEnv,
+  planDefinitionIndexes,
+  prepareStore,
+  reserveHandleNumbers,
+} from 'workspace-api/tools';
 
 export type SeedTarget = {
   /** Total records wanted in the store (the demo seed's 5,000 included). */

@@ -4,10 +4,13 @@
 // answers some requests with a 401 itself. Budget: at most one call per token lifetime per
 // session, plus one per upstream 401.
 import path from 'node:path';
-import { initDeps } from 'workspace-api/src/app.ts';
-import { parseEnv } from 'workspace-api/src/env.ts';
-import { createCredential, insertUser } from 'workspace-api/src/identity/credentials.ts';
-import { prepareStore } from 'workspace-api/src/seed/seed.ts';
+import {
+  createCredential,
+  initDeps,
+  insertUser,
+  parseEnv,
+  prepareStore,
+} from 'workspace-api/tools';
 
 import type { Bench, BenchContext } from './lib/bench.ts';
 import type { Section } from './lib/report.ts';

@@ -7,7 +7,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { recordFieldResolver } from '../src/search/fields.ts';
 import { compileFilter } from '../src/search/filter.ts';
 import { orderByClause } from '../src/search/sort.ts';
-import { loadWorkspace } from '../src/workspace/definitions.ts';
+import { loadWorkspace } from '../src/workspace/load-workspace.ts';
 import { syncWorkspace } from '../src/workspace/sync.ts';
 
 const count = Number(process.argv[2] ?? 20_000);

@@ -17,7 +17,7 @@ import { mountRoutes } from './lib/route.ts';
 import { SecretChecker } from './oauth/secret-check.ts';
 import { TokenPurger } from './oauth/token-purge.ts';
 import { ROUTES } from './routes/index.ts';
-import { loadWorkspace } from './workspace/definitions.ts';
+import { loadWorkspace } from './workspace/load-workspace.ts';
 import { syncWorkspace } from './workspace/sync.ts';
 
 /**

@@ -12,7 +12,8 @@ import { main } from './cli.ts';
 import { openDatabase } from './db/client.ts';
 import { issueToken } from './identity/credentials.ts';
 import { verifySecret } from './lib/crypto.ts';
-import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
+import { toPublicDefinition } from './workspace/definitions.ts';
+import { loadWorkspace } from './workspace/load-workspace.ts';
 
 const DescriptionSchema = z.strictObject({ definitions: z.array(DefinitionSchema) });
 

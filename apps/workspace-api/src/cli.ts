@@ -12,7 +12,8 @@ import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { loadConfig } from './env.ts';
 import { createCredential, insertUser, revokeCredential } from './identity/credentials.ts';
-import { loadWorkspace, toPublicDefinition } from './workspace/definitions.ts';
+import { toPublicDefinition } from './workspace/definitions.ts';
+import { loadWorkspace } from './workspace/load-workspace.ts';
 
 const USAGE = `Usage: workspace-api <command> [options]
 

@@ -3,7 +3,7 @@ import { startMetricsServer } from '@wsc/metrics';
 
 import { buildApp, initDeps } from './app.ts';
 import { loadConfig } from './env.ts';
-import { prepareStore } from './seed/seed.ts';
+import { prepareStore } from './seed/prepare-store.ts';
 import { startServer } from './server.ts';
 
 const config = loadConfig();

@@ -8,7 +8,7 @@ import type { TestProject } from 'vitest/node';
 
 import { openDatabase } from '../src/db/client.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { loadWorkspace } from '../src/workspace/definitions.ts';
+import { loadWorkspace } from '../src/workspace/load-workspace.ts';
 import { syncWorkspace } from '../src/workspace/sync.ts';
 
 declare module 'vitest' {

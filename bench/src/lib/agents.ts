@@ -1,11 +1,14 @@
 // Stores prepared for the soak and fault benchmarks: the demo seed plus any number of extra people,
 // each with their own API credential, written before the API starts (PGlite is single-process, so
 // this cannot happen while the API holds the data folder; PostgreSQL would not mind).
-import { initDeps } from 'workspace-api/src/app.ts';
-import { parseEnv } from 'workspace-api/src/env.ts';
-import { createCredential, insertUser } from 'workspace-api/src/identity/credentials.ts';
-import { prepareStore } from 'workspace-api/src/seed/seed.ts';
-import { DEMO_GROUPS } from 'workspace-api/src/workspace/demo-workspace.ts';
+import {
+  createCredential,
+  DEMO_GROUPS,
+  initDeps,
+  insertUser,
+  parseEnv,
+  prepareStore,
+} from 'workspace-api/tools';
 
 import type { Credential, Credentials } from './stack.ts';
 

@@ -1,6 +1,6 @@
 // Starts the workspace API as a real process for a benchmark and signs in with demo credentials.
 import type http from 'node:http';
-import { buildServer } from 'workspace-api/scripts/build.ts';
+import { buildServer } from 'workspace-api/tools';
 
 import type { Started } from './processes.ts';
 import { expectStatus } from './http.ts';

@@ -3,78 +3,39 @@
 // bodies for each write route, mostly plausible and partly hostile (wrong types, unknown keys,
 // NUL and unpaired surrogates, very long strings, broken JSON).
 import fc from 'fast-check';
+import { demoWorkspace, SYSTEM_FIELDS } from 'workspace-api/tools';
 
-/** A field a filter may name: its name and the kind of value it holds. */
-export type FuzzField = {
-  name: string;
-  kind:
-    'text' | 'number' | 'date' | 'datetime' | 'picklist' | 'multi' | 'user' | 'boolean' | 'handle';
-  values?: readonly string[];
-};
+import { OPERATORS as RSQL_OPERATORS } from '@wsc/rsql';
 
-/** Support tickets of the demo workspace, system fields included. */
+/** A field a filter may name: its name, its field type (TEXT, NUMBER, ... HANDLE) and picklist values. */
+export type FuzzField = { name: string; type: string; values?: readonly string[] };
+
+const tickets = demoWorkspace.definitions.find(
+  (definition) => definition.alias === 'support-tickets',
+);
+if (!tickets) throw new Error('The demo workspace has no support-tickets definition');
+
+/** Support tickets of the demo workspace (the API's own definition), system fields included. */
 export const TICKET_FIELDS: readonly FuzzField[] = [
-  { name: 'id', kind: 'handle' },
-  { name: 'Title', kind: 'text' },
-  { name: 'Description', kind: 'text' },
-  {
-    name: 'Status',
-    kind: 'picklist',
-    values: ['New', 'Open', 'Pending', 'On Hold', 'Resolved', 'Closed'],
-  },
-  { name: 'Severity', kind: 'picklist', values: ['Low', 'Medium', 'High', 'Critical'] },
-  { name: 'Priority', kind: 'number' },
-  { name: 'Assignee', kind: 'user' },
-  { name: 'Due Date', kind: 'date' },
-  { name: 'Customer', kind: 'text' },
-  {
-    name: 'Category',
-    kind: 'picklist',
-    values: ['Billing', 'Technical', 'Account', 'Feature Request', 'Bug', 'Other'],
-  },
-  { name: 'Resolved At', kind: 'datetime' },
-  {
-    name: 'Tags',
-    kind: 'multi',
-    values: ['urgent', 'vip', 'regression', 'documentation', 'security', 'onboarding'],
-  },
-  { name: 'Billable', kind: 'boolean' },
-  { name: 'Created At', kind: 'datetime' },
-  { name: 'Created By', kind: 'user' },
-  { name: 'Updated At', kind: 'datetime' },
-  { name: 'Updated By', kind: 'user' },
+  ...SYSTEM_FIELDS.filter((field) => field.type === 'HANDLE'),
+  ...tickets.fields,
+  ...SYSTEM_FIELDS.filter((field) => field.type !== 'HANDLE'),
 ];
 
 /** The user list's filter fields. */
 export const USER_FIELDS: readonly FuzzField[] = [
-  { name: 'id', kind: 'handle' },
-  { name: 'email', kind: 'text' },
-  { name: 'firstName', kind: 'text' },
-  { name: 'lastName', kind: 'text' },
-  { name: 'jobTitle', kind: 'text' },
-  { name: 'status', kind: 'picklist', values: ['ACTIVE', 'INACTIVE'] },
+  { name: 'id', type: 'HANDLE' },
+  { name: 'email', type: 'TEXT' },
+  { name: 'firstName', type: 'TEXT' },
+  { name: 'lastName', type: 'TEXT' },
+  { name: 'jobTitle', type: 'TEXT' },
+  { name: 'status', type: 'PICKLIST', values: ['ACTIVE', 'INACTIVE'] },
 ];
 
-const OPERATORS = [
-  '==',
-  '!=',
-  '=gt=',
-  '=ge=',
-  '=lt=',
-  '=le=',
-  '=bt=',
-  '!bt=',
-  '=nbt=',
-  '=in=',
-  '=out=',
-  '!in=',
-  '=lk=',
-  '!lk=',
-  '=lki=',
-  '!lki=',
-] as const;
-const TWO = new Set(['=bt=', '!bt=', '=nbt=']);
-const MANY = new Set(['=in=', '=out=', '!in=']);
+/** Every operator on every field, synonyms included: the fuzz also sends the invalid pairs. */
+const OPERATORS = RSQL_OPERATORS.map((info) => info.op);
+const TWO = new Set(RSQL_OPERATORS.filter((info) => info.arity === 'two').map((info) => info.op));
+const MANY = new Set(RSQL_OPERATORS.filter((info) => info.arity === 'many').map((info) => info.op));
 
 /** Characters that break things: RSQL syntax, quotes, escapes, controls, NUL, lone surrogates, astral, RTL. */
 const NASTY = [
@@ -146,30 +107,30 @@ const emailArb = fc.oneof(
 /** A value that suits the field's kind (sometimes), or anything (otherwise). */
 function valueFor(field: FuzzField): fc.Arbitrary<string> {
   const typed: fc.Arbitrary<string> = (() => {
-    switch (field.kind) {
-      case 'number':
+    switch (field.type) {
+      case 'NUMBER':
         return fc.oneof(
           fc.integer({ min: -5, max: 100 }).map(String),
           fc.double({ noNaN: false }).map(String),
         );
-      case 'date':
+      case 'DATE':
         return fc.oneof(dateArb, fc.constantFrom('2024-02-30', '2024-13-01', '24-1-1'));
-      case 'datetime':
+      case 'DATETIME':
         return fc.oneof(datetimeArb, dateArb, fc.constantFrom('2024-01-01T25:00:00.000Z'));
-      case 'picklist':
-      case 'multi':
+      case 'PICKLIST':
+      case 'MULTI_PICKLIST':
         return fc.constantFrom(...(field.values ?? ['x']), 'Nope');
-      case 'user':
+      case 'USER_ID':
         return emailArb;
-      case 'boolean':
+      case 'BOOLEAN':
         return fc.constantFrom('true', 'false', 'TRUE', 'yes', '1');
-      case 'handle':
+      case 'HANDLE':
         return fc.oneof(
           fc.integer({ min: 0, max: 99_999 }).map((n) => `SUP-${n}`),
           fc.uuid(),
           fc.constantFrom('SUP-', 'SUP-1x', 'CUS-1'),
         );
-      case 'text':
+      default:
         return fc.oneof(
           fc.constantFrom('SSO', 'login', 'Acme', 'a*b', '*'),
           fc.string({ maxLength: 12 }),

@@ -1,10 +1,8 @@
 // The SQL the API runs for a record search, built by the API's own statement builder
 // (workspace-api src/search/statements.ts, which the route uses) for the first page, so that the
 // benchmark can time exactly that SQL directly against the same database.
-import type { Db } from 'workspace-api/src/db/client.ts';
-import type { SearchStatements } from 'workspace-api/src/search/statements.ts';
-import type { WorkspaceDefinition } from 'workspace-api/src/workspace/definitions.ts';
-import { parseSearch, runSearch, searchStatements } from 'workspace-api/src/search/statements.ts';
+import type { Db, SearchStatements, WorkspaceDefinition } from 'workspace-api/tools';
+import { parseSearch, runSearch, searchStatements } from 'workspace-api/tools';
 
 export type SearchSql = SearchStatements;
 

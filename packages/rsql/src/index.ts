@@ -10,14 +10,16 @@ export type {
 } from './ast.ts';
 export type { RsqlErrorCode } from './errors.ts';
 export { isRsqlError, RsqlError } from './errors.ts';
-export type { OperatorArity, OperatorInfo } from './operators.ts';
+export type { FilterFieldType, OperatorArity, OperatorInfo } from './operators.ts';
 export {
   canonicalOperator,
   dialectOperator,
   isComparisonOperator,
   isHostedOperator,
   OPERATORS,
+  OPERATORS_BY_FIELD_TYPE,
   operatorInfo,
+  operatorsForFieldType,
 } from './operators.ts';
 export type { Dialect, ParseOptions } from './parser.ts';
 export { DEFAULT_PARSE_OPTIONS, parse } from './parser.ts';

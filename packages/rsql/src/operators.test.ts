@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalOperator, isComparisonOperator, operatorInfo, OPERATORS } from './operators.ts';
+import {
+  canonicalOperator,
+  isComparisonOperator,
+  operatorInfo,
+  OPERATORS,
+  OPERATORS_BY_FIELD_TYPE,
+  operatorsForFieldType,
+} from './operators.ts';
 
 describe('operators', () => {
   it('lists the sixteen operators once each', () => {
@@ -34,5 +41,25 @@ describe('operators', () => {
     expect(canonicalOperator('!bt=')).toBe('=nbt=');
     expect(canonicalOperator('!in=')).toBe('=out=');
     expect(canonicalOperator('=in=')).toBe('=in=');
+  });
+
+  it('gives each field type its operators once each, in canonical spellings', () => {
+    for (const operators of Object.values(OPERATORS_BY_FIELD_TYPE)) {
+      expect(new Set(operators).size).toBe(operators.length);
+      expect(operators.every((op) => canonicalOperator(op) === op)).toBe(true);
+      expect(operators[0]).toBe('==');
+      expect(Object.isFrozen(operators)).toBe(true);
+    }
+    expect(OPERATORS_BY_FIELD_TYPE.BOOLEAN).toEqual(['==', '!=']);
+    expect(OPERATORS_BY_FIELD_TYPE.PICKLIST).toEqual(['==', '!=', '=in=', '=out=']);
+    expect(OPERATORS_BY_FIELD_TYPE.TEXT).toHaveLength(14);
+    expect(OPERATORS_BY_FIELD_TYPE.NUMBER).not.toContain('=lk=');
+    expect(OPERATORS_BY_FIELD_TYPE.USER_ID).not.toContain('=gt=');
+  });
+
+  it('treats a type the table does not name as text', () => {
+    expect(operatorsForFieldType('HTML')).toBe(OPERATORS_BY_FIELD_TYPE.TEXT);
+    expect(operatorsForFieldType('toString')).toBe(OPERATORS_BY_FIELD_TYPE.TEXT);
+    expect(operatorsForFieldType('DATE')).toBe(OPERATORS_BY_FIELD_TYPE.DATE);
   });
 });

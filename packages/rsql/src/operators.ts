@@ -107,3 +107,70 @@ export function dialectOperator(
   if (op === '=out=') return '!in=';
   return op;
 }
+
+/**
+ * The workspace field types (AspectFieldType) a filter can name, as far as they differ in the
+ * operators they take. Read-only fields use them too: a record's handle is `HANDLE`, its audit
+ * stamps `DATETIME` and `USER_ID`. Any other type compares as text.
+ */
+export type FilterFieldType =
+  | 'TEXT'
+  | 'NUMBER'
+  | 'DATE'
+  | 'DATETIME'
+  | 'PICKLIST'
+  | 'MULTI_PICKLIST'
+  | 'USER_ID'
+  | 'HANDLE'
+  | 'BOOLEAN';
+
+const RANGES: readonly ComparisonOperator[] = ['=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt='];
+const LIKES: readonly ComparisonOperator[] = ['=lk=', '!lk=', '=lki=', '!lki='];
+const CHOICES: readonly ComparisonOperator[] = Object.freeze(['==', '!=', '=in=', '=out=']);
+const ORDERED: readonly ComparisonOperator[] = Object.freeze([
+  '==',
+  '!=',
+  ...RANGES,
+  '=in=',
+  '=out=',
+]);
+const NAMES: readonly ComparisonOperator[] = Object.freeze([...CHOICES, ...LIKES]);
+
+/**
+ * The operators each field type takes, in the order a filter builder offers them, each meaning
+ * once (canonical spellings: `=nbt=` and `=out=`, never their synonyms `!bt=` and `!in=`). The
+ * one table of the project: the API refuses any other operator on a field of the type (400) and
+ * the web filter builder offers exactly these. On a boolean, `!=` matches the other value and the
+ * empty field, as every negation does. Text compares in code-point order for `=gt=` ... `=nbt=`;
+ * a multi-picklist's `==` means "has all of" and `=in=` "has any of".
+ *
+ * @example
+ * OPERATORS_BY_FIELD_TYPE.BOOLEAN; // ['==', '!=']
+ */
+export const OPERATORS_BY_FIELD_TYPE: Readonly<
+  Record<FilterFieldType, readonly ComparisonOperator[]>
+> = Object.freeze({
+  TEXT: Object.freeze<ComparisonOperator[]>(['==', '!=', ...LIKES, '=in=', '=out=', ...RANGES]),
+  NUMBER: ORDERED,
+  DATE: ORDERED,
+  DATETIME: ORDERED,
+  PICKLIST: CHOICES,
+  MULTI_PICKLIST: CHOICES,
+  USER_ID: NAMES,
+  HANDLE: NAMES,
+  BOOLEAN: Object.freeze(['==', '!='] satisfies ComparisonOperator[]),
+});
+
+/**
+ * The operators a field of this type takes (OPERATORS_BY_FIELD_TYPE); a type the table does not
+ * name (`HTML`, `JSON`, ...) compares as text.
+ *
+ * @example
+ * operatorsForFieldType('PICKLIST'); // ['==', '!=', '=in=', '=out=']
+ * operatorsForFieldType('HTML'); // the TEXT operators
+ */
+export function operatorsForFieldType(type: string): readonly ComparisonOperator[] {
+  return Object.hasOwn(OPERATORS_BY_FIELD_TYPE, type)
+    ? OPERATORS_BY_FIELD_TYPE[type as FilterFieldType]
+    : OPERATORS_BY_FIELD_TYPE.TEXT;
+}

@@ -7,8 +7,8 @@
 import type { RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 
-import type { ComparisonNode, Dialect, Node } from '@wsc/rsql';
-import { canonicalOperator, isRsqlError, parse } from '@wsc/rsql';
+import type { ComparisonNode, Dialect, FilterFieldType, Node } from '@wsc/rsql';
+import { canonicalOperator, isRsqlError, OPERATORS_BY_FIELD_TYPE, parse } from '@wsc/rsql';
 
 import type { FieldResolver, FilterField, FilterKind } from './fields.ts';
 import { isValidDate, normalizeDateTime } from '../lib/dates.ts';
@@ -27,43 +27,18 @@ export class FilterError extends ProblemException {
   }
 }
 
-const OPERATORS_BY_KIND: Record<FilterKind, ReadonlySet<string>> = {
-  text: new Set([
-    '==',
-    '!=',
-    '=gt=',
-    '=ge=',
-    '=lt=',
-    '=le=',
-    '=bt=',
-    '=nbt=',
-    '=in=',
-    '=out=',
-    '=lk=',
-    '!lk=',
-    '=lki=',
-    '!lki=',
-  ]),
-  user: new Set(['==', '!=', '=in=', '=out=', '=lk=', '!lk=', '=lki=', '!lki=']),
-  handle: new Set(['==', '!=', '=in=', '=out=', '=lk=', '!lk=', '=lki=', '!lki=']),
-  number: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=']),
-  date: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=']),
-  datetime: new Set(['==', '!=', '=gt=', '=ge=', '=lt=', '=le=', '=bt=', '=nbt=', '=in=', '=out=']),
-  timestamp: new Set([
-    '==',
-    '!=',
-    '=gt=',
-    '=ge=',
-    '=lt=',
-    '=le=',
-    '=bt=',
-    '=nbt=',
-    '=in=',
-    '=out=',
-  ]),
-  picklist: new Set(['==', '!=', '=in=', '=out=']),
-  'multi-picklist': new Set(['==', '!=', '=in=', '=out=']),
-  boolean: new Set(['==', '!=']),
+/** The field type whose operators (@wsc/rsql's OPERATORS_BY_FIELD_TYPE) a kind takes. */
+const FIELD_TYPE_OF_KIND: Record<FilterKind, FilterFieldType> = {
+  text: 'TEXT',
+  number: 'NUMBER',
+  date: 'DATE',
+  datetime: 'DATETIME',
+  timestamp: 'DATETIME',
+  picklist: 'PICKLIST',
+  'multi-picklist': 'MULTI_PICKLIST',
+  user: 'USER_ID',
+  handle: 'HANDLE',
+  boolean: 'BOOLEAN',
 };
 
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -171,7 +146,7 @@ function compileComparison(
   if (!field) fail(ctx, `Unknown field "${node.selector}"`, node.selectorSpan.start);
   const operator = canonicalOperator(node.operator);
   const operatorPosition = node.selectorSpan.end;
-  if (!OPERATORS_BY_KIND[field.kind].has(operator)) {
+  if (!OPERATORS_BY_FIELD_TYPE[FIELD_TYPE_OF_KIND[field.kind]].includes(operator)) {
     fail(
       ctx,
       `Operator ${node.operator} is not valid for "${field.name}" (${field.kind})`,

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Config } from '../env.ts';
-import type { Console } from './seed.ts';
+import type { Console } from './prepare-store.ts';
 import { openTestDatabase, testConfig } from '../../test/harness.ts';
 import { initDeps } from '../app.ts';
 import { parseEnv } from '../env.ts';
-import { demoSeedWanted, prepareStore } from './seed.ts';
+import { demoSeedWanted, prepareStore } from './prepare-store.ts';
 
 const SMALL = { counts: { customers: 3, tickets: 5, tasks: 2, refunds: 1 } };
 const cleanups: Array<() => Promise<void>> = [];

@@ -63,3 +63,17 @@ export function createRng(seed: number): Rng {
     },
   };
 }
+
+/**
+ * A version-4-shaped UUID drawn from the PRNG (the same seed gives the same ids).
+ *
+ * @example
+ * uuidFrom(createRng(1)); // 'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx', the same on every run
+ */
+export function uuidFrom(rng: Rng): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(rng.next() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}

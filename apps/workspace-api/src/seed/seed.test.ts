@@ -18,9 +18,10 @@ import { buildApp, initDeps } from '../app.ts';
 import { openDatabase } from '../db/client.ts';
 import { planDefinitionIndexes } from '../db/definition-indexes.ts';
 import { validateRecordInput } from '../records/records.ts';
+import { prepareStore } from './prepare-store.ts';
 import { createRng } from './prng.ts';
 import { generateRecords, seedRecords } from './seed-records.ts';
-import { prepareStore, seedIfEmpty } from './seed.ts';
+import { seedIfEmpty } from './seed.ts';
 
 const NOW = new Date('2025-06-30T12:00:00.000Z');
 let deps: AppDeps;

@@ -1,6 +1,5 @@
 // Workspace definitions: which record types exist, their fields, and which groups may use them.
-// Loaded from a JSON workspace file (WORKSPACE_FILE) or the built-in demo support desk.
-import fs from 'node:fs/promises';
+// Read by load-workspace.ts from a JSON workspace file (WORKSPACE_FILE) or the built-in demo.
 import { z } from 'zod';
 
 import type { FieldType, RecordType } from '@wsc/api-client';
@@ -9,7 +8,6 @@ import { FieldTypeSchema, RecordTypeSchema } from '@wsc/api-client';
 import { DefinitionSchema } from '@wsc/api-client/strict';
 
 import type { Profile } from '../env.ts';
-import { demoWorkspace } from './demo-workspace.ts';
 
 /** The `records` columns behind the read-only fields. */
 export type SystemColumn = 'id' | 'created_at' | 'created_by' | 'updated_at' | 'updated_by';
@@ -321,24 +319,6 @@ export function toPublicDefinition(
     titleField: definition.titleField,
     fields: [...(handleField ? [bare(handleField)] : []), ...definition.fields, ...audit.map(bare)],
   });
-}
-
-/**
- * Loads and validates a workspace file, or the built-in demo workspace when no path is given.
- *
- * @example
- * const workspace = await loadWorkspace(config.workspaceFile);
- */
-export async function loadWorkspace(file?: string): Promise<Workspace> {
-  const raw: unknown = file ? JSON.parse(await fs.readFile(file, 'utf8')) : demoWorkspace;
-  const result = WorkspaceFileSchema.safeParse(raw);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
-    throw new Error(`Invalid workspace ${file ?? '(demo)'}: ${problems.join('; ')}`);
-  }
-  return new Workspace(result.data);
 }
 
 export type { FieldType, RecordType };

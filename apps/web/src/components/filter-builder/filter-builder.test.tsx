@@ -1,6 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
+import type { FilterFieldType } from '@wsc/rsql';
+import { OPERATORS_BY_FIELD_TYPE } from '@wsc/rsql';
+
 import { renderWithQuery } from '@/testing/render.tsx';
 
 import type { FilterField } from './filter-builder.tsx';
@@ -45,5 +48,31 @@ describe('FilterBuilder over a plain field list', () => {
         .map((g) => g.getAttribute('aria-label')),
     ).toEqual(['Condition on Email', 'Condition on Status']);
     expect(screen.getByLabelText('Email value')).toHaveValue('ada');
+  });
+});
+
+describe('FilterBuilder operator menus', () => {
+  it('offers exactly the operators of the shared table for each field type, then the null checks', async () => {
+    const types = Object.keys(OPERATORS_BY_FIELD_TYPE) as FilterFieldType[];
+    const typed: FilterField[] = types.map((type) => ({
+      name: `f-${type}`,
+      label: type,
+      type,
+      ...(type.endsWith('PICKLIST') ? { values: ['a', 'b'] } : {}),
+    }));
+    const { user } = renderWithQuery(
+      <FilterBuilder fields={typed} value="" onApply={() => undefined} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Condition' }));
+    for (const type of types) {
+      const current = screen.getAllByRole('group', { name: /^Condition on / })[0];
+      if (!current) throw new Error('no row');
+      await user.selectOptions(within(current).getByLabelText('Field'), `f-${type}`);
+      const row = screen.getByRole('group', { name: `Condition on ${type}` });
+      const offered = within(within(row).getByLabelText('Operator'))
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('value'));
+      expect(offered, type).toEqual([...OPERATORS_BY_FIELD_TYPE[type], 'is-empty', 'is-not-empty']);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { FieldType } from '@wsc/api-client';
 import type { ComparisonOperator } from '@wsc/rsql';
+import { operatorInfo, operatorsForFieldType } from '@wsc/rsql';
 
 /**
  * What the builder offers in its operator menu. `is-empty` / `is-not-empty` are the null checks,
@@ -8,58 +9,16 @@ import type { ComparisonOperator } from '@wsc/rsql';
 export type OperatorChoice = ComparisonOperator | 'is-empty' | 'is-not-empty';
 
 const NULL_CHECKS: OperatorChoice[] = ['is-empty', 'is-not-empty'];
-const TEXT: OperatorChoice[] = [
-  '==',
-  '!=',
-  '=lk=',
-  '!lk=',
-  '=lki=',
-  '!lki=',
-  '=in=',
-  '=out=',
-  ...NULL_CHECKS,
-];
-const ORDERED: OperatorChoice[] = [
-  '==',
-  '!=',
-  '=gt=',
-  '=ge=',
-  '=lt=',
-  '=le=',
-  '=bt=',
-  '=nbt=',
-  ...NULL_CHECKS,
-];
-const PICKLIST: OperatorChoice[] = ['==', '!=', '=in=', '=out=', ...NULL_CHECKS];
-// On a multi-picklist, `==` means "has all of" and `=in=` "has any of" (the API's semantics).
-const MULTI_PICKLIST: OperatorChoice[] = ['==', '!=', '=in=', '=out=', ...NULL_CHECKS];
-const USER: OperatorChoice[] = ['==', '!=', '=in=', ...NULL_CHECKS];
-const BOOLEAN: OperatorChoice[] = ['=='];
 
 /**
- * The operators a field type supports, in menu order.
+ * The operators a field type supports, in menu order: the API's table (@wsc/rsql's
+ * OPERATORS_BY_FIELD_TYPE) and then the null checks.
  *
  * @example
- * operatorsForType('BOOLEAN'); // ['==']
+ * operatorsForType('BOOLEAN'); // ['==', '!=', 'is-empty', 'is-not-empty']
  */
 export function operatorsForType(type: FieldType): OperatorChoice[] {
-  switch (type) {
-    case 'NUMBER':
-    case 'DECIMAL':
-    case 'DATE':
-    case 'DATETIME':
-      return ORDERED;
-    case 'PICKLIST':
-      return PICKLIST;
-    case 'MULTI_PICKLIST':
-      return MULTI_PICKLIST;
-    case 'USER_ID':
-      return USER;
-    case 'BOOLEAN':
-      return BOOLEAN;
-    default:
-      return TEXT;
-  }
+  return [...operatorsForFieldType(type), ...NULL_CHECKS];
 }
 
 const LABELS: Record<OperatorChoice, string> = {
@@ -109,19 +68,6 @@ export type ValueArity = 'none' | 'one' | 'two' | 'many';
  * operatorArity('=bt='); // 'two'
  */
 export function operatorArity(op: OperatorChoice): ValueArity {
-  switch (op) {
-    case 'is-empty':
-    case 'is-not-empty':
-      return 'none';
-    case '=bt=':
-    case '!bt=':
-    case '=nbt=':
-      return 'two';
-    case '=in=':
-    case '=out=':
-    case '!in=':
-      return 'many';
-    default:
-      return 'one';
-  }
+  if (op === 'is-empty' || op === 'is-not-empty') return 'none';
+  return operatorInfo(op).arity;
 }

@@ -1,6 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
+import { OPERATORS_BY_FIELD_TYPE } from '@wsc/rsql';
+
 import { FilterBuilder } from '@/components/filter-builder/filter-builder.tsx';
 import { renderWithQuery, ticketsDefinition } from '@/testing/render.tsx';
 
@@ -42,38 +44,16 @@ describe('FilterBuilder', () => {
     await user.click(screen.getByRole('button', { name: 'Condition' }));
     let row = screen.getAllByRole('group', { name: /^Condition on / })[0];
     if (!row) throw new Error('no row');
-    // TEXT offers contains; NUMBER offers ranges; PICKLIST offers lists; BOOLEAN only equality.
+    // TEXT offers contains; NUMBER offers ranges; PICKLIST offers lists; BOOLEAN is and is not.
     const ops = (r: HTMLElement) =>
       within(within(r).getByLabelText('Operator'))
         .getAllByRole('option')
         .map((o) => o.getAttribute('value'));
-    expect(ops(row)).toEqual([
-      '==',
-      '!=',
-      '=lk=',
-      '!lk=',
-      '=lki=',
-      '!lki=',
-      '=in=',
-      '=out=',
-      'is-empty',
-      'is-not-empty',
-    ]);
+    expect(ops(row)).toEqual([...OPERATORS_BY_FIELD_TYPE.TEXT, 'is-empty', 'is-not-empty']);
 
     await user.selectOptions(within(row).getByLabelText('Field'), 'Priority');
     row = screen.getByRole('group', { name: 'Condition on Priority' });
-    expect(ops(row)).toEqual([
-      '==',
-      '!=',
-      '=gt=',
-      '=ge=',
-      '=lt=',
-      '=le=',
-      '=bt=',
-      '=nbt=',
-      'is-empty',
-      'is-not-empty',
-    ]);
+    expect(ops(row)).toEqual([...OPERATORS_BY_FIELD_TYPE.NUMBER, 'is-empty', 'is-not-empty']);
     await user.selectOptions(within(row).getByLabelText('Operator'), '=bt=');
     await user.type(within(row).getByLabelText('Priority from'), '2');
     await user.type(within(row).getByLabelText('Priority to'), '4');
@@ -94,7 +74,7 @@ describe('FilterBuilder', () => {
     if (!second) throw new Error('no second row');
     await user.selectOptions(within(second).getByLabelText('Field'), 'Billable');
     const billable = within(nested).getByRole('group', { name: 'Condition on Billable' });
-    expect(ops(billable)).toEqual(['==']);
+    expect(ops(billable)).toEqual(['==', '!=', 'is-empty', 'is-not-empty']);
     await user.selectOptions(within(billable).getByLabelText('Billable value'), 'Yes');
 
     await user.click(screen.getByRole('button', { name: 'Apply filter' }));
