@@ -12,10 +12,11 @@ import { errorResponse, ProblemException } from './errors.ts';
 import { refuseBadTextInUrl } from './text.ts';
 
 /**
- * A sub-app for one resource, mounted with `app.route()`.
+ * A sub-app mounted with `app.route()` (app.ts mounts the authenticated routes on one).
  *
  * @example
- * export const usersRouter = createRouter().get('/users', listUsers);
+ * const v1 = createRouter();
+ * mountRoutes(v1, routes, '/v1');
  */
 export function createRouter() {
   return new Hono<AppEnv>({ strict: false });
@@ -87,7 +88,8 @@ function patternToRegExp(pattern: string): RegExp {
  * The root app with the cross-cutting middleware; routes are added by app.ts.
  *
  * @example
- * const app = createApp(deps).route('/v1', usersRouter);
+ * const app = createApp(deps);
+ * mountRoutes(app, ROUTES);
  */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>({ strict: false });

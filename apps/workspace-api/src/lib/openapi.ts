@@ -54,7 +54,7 @@ function parameters(spec: RouteSpec) {
  * Builds the OpenAPI 3.0 document for the given routes.
  *
  * @example
- * const doc = buildOpenApiDocument([...usersRoutes, ...recordsRoutes], { version: '1.0.0' });
+ * const doc = buildOpenApiDocument([routes.listUsers, routes.getUser], { version: '1.0.0' });
  */
 export function buildOpenApiDocument(
   routes: RouteSpec[],

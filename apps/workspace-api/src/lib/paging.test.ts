@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 
+import { PageQuerySchema } from '@wsc/api-client';
+
 import { ProblemException } from './errors.ts';
 import { decodeCursor, encodeCursor, parsePageQuery } from './paging.ts';
+import { validateQuery } from './route.ts';
 
 const key = Buffer.alloc(32, 7);
+
+/** A raw query as a paged route reads it: validated by its spec, then parsed. */
+const pageOf = (query: Record<string, string>, scope: string) =>
+  parsePageQuery(validateQuery(PageQuerySchema, query), key, scope);
 
 describe('cursors', () => {
   it('round-trips a payload within its scope', () => {
@@ -36,7 +43,7 @@ describe('cursors', () => {
 
 describe('parsePageQuery', () => {
   it('defaults to the first 100', () => {
-    expect(parsePageQuery({}, key, 's')).toEqual({
+    expect(pageOf({}, 's')).toEqual({
       direction: 'forward',
       limit: 100,
       cursor: undefined,
@@ -46,7 +53,7 @@ describe('parsePageQuery', () => {
 
   it('reads backwards paging', () => {
     const before = encodeCursor(key, 's', { s: 5 });
-    expect(parsePageQuery({ last: '10', before }, key, 's')).toEqual({
+    expect(pageOf({ last: '10', before }, 's')).toEqual({
       direction: 'backward',
       limit: 10,
       cursor: { s: 5 },
@@ -62,6 +69,6 @@ describe('parsePageQuery', () => {
     { first: '1', last: '1' },
     { after: 'x' },
   ])('rejects %o', (query) => {
-    expect(() => parsePageQuery(query, key, 's')).toThrow(ProblemException);
+    expect(() => pageOf(query, 's')).toThrow(ProblemException);
   });
 });

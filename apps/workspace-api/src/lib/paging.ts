@@ -1,10 +1,14 @@
 // Cursor paging shared by every list. Cursors are opaque: base64url JSON plus an HMAC, bound to the
 // list they came from (its "scope"), so a tampered or foreign cursor is a 400, never a wrong page.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Expression, Selectable, SqlBool } from 'kysely';
+import type { z } from 'zod';
 
+import type { PageQuery } from '@wsc/api-client';
 import type { Paging } from '@wsc/api-client/strict';
-import { PageQuerySchema } from '@wsc/api-client';
 
+import type { Db } from '../db/client.ts';
+import type { Database } from '../db/schema.ts';
 import { badRequest } from './errors.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -38,7 +42,7 @@ export function encodeCursor(key: Buffer, scope: string, payload: unknown): stri
  * Verifies and decodes a cursor; throws a 400 problem naming `field` when it is not ours.
  *
  * @example
- * const payload = decodeCursor(key, 'users', c.req.query('after') ?? '', 'after');
+ * const payload = decodeCursor(key, 'users', query.after ?? '', 'after');
  */
 export function decodeCursor(key: Buffer, scope: string, cursor: string, field: string): unknown {
   const invalid = () =>
@@ -56,35 +60,35 @@ export function decodeCursor(key: Buffer, scope: string, cursor: string, field: 
 }
 
 /**
- * Parses `first`/`after`/`last`/`before` from a query map; 400 for out-of-range or mixed params.
+ * The 400 for paging parameters that fail their schema (`first`/`last` out of 1..1000, an empty
+ * cursor): the only query parameters with a shape to check (lib/route.ts validates a route's query
+ * with its spec and answers with this).
  *
  * @example
- * const page = parsePageQuery(c.req.query(), key, 'users');
+ * throw pageQueryProblem(PageQuerySchema.safeParse({ first: '0' }).error);
  */
-export function parsePageQuery(
-  query: Record<string, string>,
-  key: Buffer,
-  scope: string,
-): PageRequest {
-  const parsed = PageQuerySchema.safeParse({
-    first: query.first,
-    after: query.after,
-    last: query.last,
-    before: query.before,
-  });
-  if (!parsed.success) {
-    throw badRequest(
-      'Invalid paging parameters',
-      parsed.error.issues.map((issue) => ({
-        field: issue.path.map(String).join('.'),
-        message:
-          issue.path[0] === 'first' || issue.path[0] === 'last'
-            ? 'Expected an integer from 1 to 1000'
-            : issue.message,
-      })),
-    );
-  }
-  const { first, after, last, before } = parsed.data;
+export function pageQueryProblem(error: z.ZodError) {
+  return badRequest(
+    'Invalid paging parameters',
+    error.issues.map((issue) => ({
+      field: issue.path.map(String).join('.'),
+      message:
+        issue.path[0] === 'first' || issue.path[0] === 'last'
+          ? 'Expected an integer from 1 to 1000'
+          : issue.message,
+    })),
+  );
+}
+
+/**
+ * The page a validated paging query asks for (see route.ts): 400 when `first`/`after` and
+ * `last`/`before` are mixed, or for a cursor that is not ours.
+ *
+ * @example
+ * const page = parsePageQuery(input.query(), key, 'users');
+ */
+export function parsePageQuery(query: PageQuery, key: Buffer, scope: string): PageRequest {
+  const { first, after, last, before } = query;
   if (
     (first !== undefined || after !== undefined) &&
     (last !== undefined || before !== undefined)
@@ -120,7 +124,7 @@ export type SeqBound = { op: '>' | '<'; seq: number };
  * order and limit it is given (limit is page size + 1, to learn whether more rows exist).
  *
  * @example
- * const page = parsePageQuery(c.req.query(), deps.cursorKey, 'users');
+ * const page = parsePageQuery(input.query(), deps.cursorKey, 'users');
  * const result = await pageBySeq(page, deps.cursorKey, 'users', (bound, order, limit) =>
  *   db.selectFrom('users').selectAll()
  *     .$if(bound !== null, (q) => q.where('seq', bound!.op, bound!.seq))
@@ -169,4 +173,40 @@ export function buildPaging(page: PageRequest, cursors: string[], more: boolean)
     end_cursor: cursors.at(-1) ?? null,
     has_next_page: forward ? more : page.hasCursor,
   };
+}
+
+/**
+ * A page of a whole table ordered by its `seq` (scope: the table's name) with the count of every
+ * row `where` selects, both run on `conn`: the users and groups lists.
+ *
+ * @example
+ * const { rows, paging, total } = await pageTable(db, 'groups', sql<boolean>`true`, page, key);
+ */
+export async function pageTable<T extends 'users' | 'groups'>(
+  conn: Db,
+  table: T,
+  where: Expression<SqlBool>,
+  page: PageRequest,
+  key: Buffer,
+): Promise<{ rows: Selectable<Database[T]>[]; paging: Paging; total: number }> {
+  // One table of the two at a time: kysely types the query by a single table name.
+  const from = table as 'users';
+  const [{ rows, paging }, count] = await Promise.all([
+    pageBySeq(page, key, table, (bound, order, limit) =>
+      conn
+        .selectFrom(from)
+        .selectAll()
+        .where(where)
+        .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
+        .orderBy('seq', order)
+        .limit(limit)
+        .execute(),
+    ),
+    conn
+      .selectFrom(from)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as Selectable<Database[T]>[], paging, total: Number(count.n) };
 }

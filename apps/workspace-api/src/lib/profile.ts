@@ -2,8 +2,9 @@
 // `hosted` (API_PROFILE=hosted) serves only what the hosted service's published OpenAPI promises,
 // so that clients can be tested against exactly that contract. The switch lives in few places:
 // here (query parameters per operation and the shapes several routes share), recordBody in
-// records.ts (record keys), errorResponse in errors.ts (the error format), app.ts (which routes
-// exist) and the handlers whose replies differ (token, records, attachments, comments).
+// records.ts (record keys), errorResponse in errors.ts (the error format), the route specs'
+// `profile` (which routes exist) and the handlers whose replies differ (token, records,
+// attachments, comments).
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 
@@ -73,7 +74,7 @@ export type PublishedOperation = keyof typeof PUBLISHED_QUERY_PARAMETERS;
  * unsorted or unfiltered list. The extended profile reads what it knows and ignores the rest.
  *
  * @example
- * createRouter().get('/users', publishedQuery('listUsers'), listUsers);
+ * router.get('/users', publishedQuery('listUsers'), listUsers); // lib/route.ts, from `operation`
  */
 export function publishedQuery(operation: PublishedOperation) {
   const declared: ReadonlySet<string> = new Set(PUBLISHED_QUERY_PARAMETERS[operation]);

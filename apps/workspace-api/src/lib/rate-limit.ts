@@ -7,11 +7,7 @@
 // walking a Map from its start is not O(1) once many entries were deleted there, as V8 keeps the
 // holes until it rehashes); every call drops a few of the oldest once they are full again (a full
 // bucket carries no state), and a new key past `maxKeys` evicts the oldest.
-import { createMiddleware } from 'hono/factory';
-
 import type { BucketLimits } from '../env.ts';
-import type { AppEnv } from './types.ts';
-import { tooManyRequests } from './errors.ts';
 
 /** A bucket, linked from the least to the most recently touched. */
 type Bucket = {
@@ -215,21 +211,3 @@ export class TokenBucketLimiter {
     };
   }
 }
-
-/**
- * Per-credential limit; mount after requireAuth. 429 when empty. Adds the RateLimit headers in the
- * extended profile only (the hosted service sends none; its 429s keep Retry-After).
- *
- * @example
- * v1.use(requireAuth, rateLimitPerCredential);
- */
-export const rateLimitPerCredential = createMiddleware<AppEnv>(async (c, next) => {
-  const limiter = c.var.deps.limiters.requests;
-  if (!limiter.enabled) return next();
-  const result = limiter.take(c.var.principal.clientId);
-  const headers = limiter.headers('per-credential', result);
-  if (!result.allowed) throw tooManyRequests(result.retryAfter, headers);
-  await next();
-  if (c.var.deps.config.profile === 'hosted') return;
-  for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
-});

@@ -1,4 +1,4 @@
-// Request body and parameter parsing with the api-client zod schemas.
+// Request body parsing with the api-client zod schemas (route specs call it, see route.ts).
 import type { Context } from 'hono';
 import type { z } from 'zod';
 
@@ -68,16 +68,4 @@ export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   if (body === undefined)
     throw badRequest('A JSON body is required', [{ field: '(body)', message: 'Required' }]);
   return body;
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Whether a path id is a UUID (others are 404 without touching a uuid column).
- *
- * @example
- * if (!isUuid(id)) throw notFound(`No user ${id}`);
- */
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
 }

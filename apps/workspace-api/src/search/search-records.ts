@@ -1,5 +1,6 @@
 // The record search behind `GET /v1/{recordType}/{alias}`, from its query text to the page: the
 // handler resolves the definition and shapes the reply; everything in between is here.
+import type { PageQuery } from '@wsc/api-client';
 import type { Paging } from '@wsc/api-client/strict';
 
 import type { AppDeps } from '../lib/types.ts';
@@ -16,8 +17,8 @@ export type RecordSearchQuery = {
   filter?: string | undefined;
   /** `-Created At,Title`; ignored in the hosted profile, which takes no sort. */
   sort?: string | undefined;
-  /** `first`/`after`/`last`/`before` (parsePageQuery). */
-  page: Record<string, string>;
+  /** `first`/`after`/`last`/`before`, validated by the route (parsePageQuery). */
+  page: PageQuery;
 };
 
 /** One page of records in the profile's flat shape, each with the cursor of its position. */
@@ -59,7 +60,7 @@ function readRecordCursor(
  * const { paging, total, items } = await searchRecordPage(deps, principal.clientId, definition, {
  *   filter: 'Status==Open',
  *   sort: '-Created At',
- *   page: { first: '50' },
+ *   page: { first: 50 },
  * });
  */
 export async function searchRecordPage(

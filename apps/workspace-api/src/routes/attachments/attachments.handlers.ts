@@ -4,20 +4,22 @@ import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 
+import type { RecordType } from '@wsc/api-client';
 import type { Attachment, UrlLink } from '@wsc/api-client/strict';
-import { MAX_UPLOAD_BYTES, UrlLinkInputSchema } from '@wsc/api-client';
+import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
 
 import type { AttachmentRow, RecordRow } from '../../db/schema.ts';
 import type { Profile } from '../../env.ts';
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import type * as routes from './attachments.routes.ts';
 import { blobPath, commitBlob, removeBlob } from '../../attachments/blobs.ts';
 import { MULTIPART_OVERHEAD_BYTES, receiveUpload } from '../../attachments/multipart.ts';
 import { assertRoomForAttachment, lockRecord } from '../../attachments/uploads.ts';
-import { resolveRecord } from '../../identity/permissions.ts';
 import { notFound, rangeNotSatisfiable, unprocessable } from '../../lib/errors.ts';
 import { isHosted } from '../../lib/profile.ts';
 import { badTextProblem } from '../../lib/text.ts';
-import { isUuid, parseJsonBody } from '../../lib/validation.ts';
+import { recordAt } from '../record-path.ts';
 import {
   cleanFileName,
   contentDisposition,
@@ -27,15 +29,6 @@ import {
 } from './attachments.files.ts';
 
 const MAX_DESCRIPTION = 1000;
-
-function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(
-    c,
-    c.req.param('recordType') ?? '',
-    c.req.param('alias') ?? '',
-    c.req.param('id') ?? '',
-  );
-}
 
 /** The content URL, relative to the server root (clients behind a proxy prefix it themselves). */
 function contentUrl(record: RecordRow, row: AttachmentRow): string | null {
@@ -89,24 +82,31 @@ function toAttachment(record: RecordRow, row: AttachmentRow): Attachment {
   };
 }
 
-async function findAttachment(c: Context<AppEnv>, record: RecordRow): Promise<AttachmentRow> {
-  const attachmentId = c.req.param('attachmentId') ?? '';
-  // Ids are UUIDs; anything else cannot exist (and must not reach a uuid column as a 500).
-  const row = isUuid(attachmentId)
-    ? await c.var.deps.db
-        .selectFrom('attachments')
-        .selectAll()
-        .where('id', '=', attachmentId.toLowerCase())
-        .where('record_id', '=', record.id)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw notFound(`No attachment ${attachmentId} on ${record.id}`);
-  return row;
+/**
+ * The record and the attachment a path names (404/403 for the record as resolveRecord says; the
+ * id is a UUID: the route's schema answers 404 for anything else).
+ */
+async function attachmentAt(
+  c: Context<AppEnv>,
+  path: { recordType: RecordType; alias: string; id: string; attachmentId: string },
+): Promise<{ record: RecordRow; row: AttachmentRow }> {
+  const { record } = await recordAt(c, path);
+  const row = await c.var.deps.db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('id', '=', path.attachmentId.toLowerCase())
+    .where('record_id', '=', record.id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No attachment ${path.attachmentId} on ${record.id}`);
+  return { record, row };
 }
 
 /** `GET .../attachments`: every attachment and link of the record, oldest first (a bare array). */
-export async function listAttachments(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
+export async function listAttachments(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.listAttachments>,
+) {
+  const { record } = await recordAt(c, request.params());
   const rows = await c.var.deps.db
     .selectFrom('attachments')
     .selectAll()
@@ -118,9 +118,11 @@ export async function listAttachments(c: Context<AppEnv>) {
 }
 
 /** `GET .../attachments/{attachmentId}`: one attachment's metadata. */
-export async function getAttachment(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const row = await findAttachment(c, record);
+export async function getAttachment(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.getAttachment>,
+) {
+  const { record, row } = await attachmentAt(c, request.params());
   return c.json(replyAttachment(c.var.deps.config.profile, record, row));
 }
 
@@ -135,8 +137,11 @@ export async function getAttachment(c: Context<AppEnv>) {
  * MAX_ATTACHMENTS_PER_RECORD, 507 when the file would leave the blob volume under
  * BLOB_MIN_FREE_BYTES (attachments/uploads.ts).
  */
-export async function uploadAttachment(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
+export async function uploadAttachment(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.uploadAttachment>,
+) {
+  const { record } = await recordAt(c, request.params());
   const { config, db, uploads } = c.var.deps;
   // Refusals that need no byte of the body come first: slots, the per-record cap, free space.
   const release = uploads.acquire(c.var.principal.clientId);
@@ -219,9 +224,12 @@ async function storeUpload(c: Context<AppEnv>, record: RecordRow) {
 }
 
 /** `POST .../attachments/url-links {url, description?}` -> 201 echo with the new id (hosted: no id). */
-export async function addUrlLink(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const input = await parseJsonBody(c, UrlLinkInputSchema);
+export async function addUrlLink(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.addUrlLink>,
+) {
+  const { record } = await recordAt(c, request.params());
+  const input = await request.body();
   const url = new URL(input.url).href;
   const id = randomUUID();
   const description = input.description?.trim() || null;
@@ -255,9 +263,11 @@ export async function addUrlLink(c: Context<AppEnv>) {
 }
 
 /** `DELETE .../attachments/{attachmentId}` -> 200: the row, then its blob (never a row without bytes). */
-export async function removeAttachment(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const row = await findAttachment(c, record);
+export async function removeAttachment(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.removeAttachment>,
+) {
+  const { row } = await attachmentAt(c, request.params());
   const { config, db, logger } = c.var.deps;
   await db.deleteFrom('attachments').where('id', '=', row.id).execute();
   if (row.blob_key) {
@@ -275,9 +285,11 @@ export async function removeAttachment(c: Context<AppEnv>) {
  * (206, or 416 when unsatisfiable). Hosted: as published, always 200 `application/octet-stream`
  * with the whole file (the attachment disposition names the file).
  */
-export async function getAttachmentContent(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const row = await findAttachment(c, record);
+export async function getAttachmentContent(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.getAttachmentContent>,
+) {
+  const { row } = await attachmentAt(c, request.params());
   if (row.blob_key === null) {
     throw notFound(`Attachment ${row.id} is a link (${row.url ?? ''}), it has no content`);
   }

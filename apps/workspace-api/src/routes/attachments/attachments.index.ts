@@ -1,26 +1,14 @@
-import { jsonBodyLimit } from '../../lib/body.ts';
-import { createRouter } from '../../lib/create-app.ts';
-import { publishedQuery } from '../../lib/profile.ts';
-import {
-  addUrlLink,
-  getAttachment,
-  getAttachmentContent,
-  listAttachments,
-  removeAttachment,
-  uploadAttachment,
-} from './attachments.handlers.ts';
+// `url-links` is mounted before `/{attachmentId}` so it is never taken for an id.
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './attachments.handlers.ts';
+import * as routes from './attachments.routes.ts';
 
-const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/attachments';
-
-// `url-links` is registered before `/:attachmentId` so it is never taken for an id.
-export const attachmentsRouter = createRouter()
-  .get(base, publishedQuery('listRecordAttachments'), listAttachments)
-  .post(base, publishedQuery('createRecordAttachment'), uploadAttachment)
-  .post(`${base}/url-links`, publishedQuery('createRecordLink'), jsonBodyLimit, addUrlLink)
-  .get(`${base}/:attachmentId`, publishedQuery('getRecordAttachment'), getAttachment)
-  .delete(`${base}/:attachmentId`, publishedQuery('deleteRecordAttachments'), removeAttachment)
-  .get(
-    `${base}/:attachmentId/content`,
-    publishedQuery('downloadRecordAttachment'),
-    getAttachmentContent,
-  );
+export const attachmentsRoutes: BoundRoute[] = [
+  bind(routes.listAttachments, handlers.listAttachments),
+  bind(routes.uploadAttachment, handlers.uploadAttachment),
+  bind(routes.addUrlLink, handlers.addUrlLink),
+  bind(routes.getAttachment, handlers.getAttachment),
+  bind(routes.removeAttachment, handlers.removeAttachment),
+  bind(routes.getAttachmentContent, handlers.getAttachmentContent),
+];

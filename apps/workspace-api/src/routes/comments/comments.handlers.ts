@@ -6,8 +6,9 @@ import type { Comment, CommentPagedList } from '@wsc/api-client/strict';
 import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
 
 import type { CommentRow, UserRow } from '../../db/schema.ts';
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
-import { resolveRecord } from '../../identity/permissions.ts';
+import type * as routes from './comments.routes.ts';
 import { toUser } from '../../identity/users.ts';
 import { JSON_BODY_MAX_BYTES, readBodyText } from '../../lib/body.ts';
 import { badRequest, ProblemException, unprocessable } from '../../lib/errors.ts';
@@ -15,15 +16,7 @@ import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
 import { badTextProblem } from '../../lib/text.ts';
 import { readJson } from '../../lib/validation.ts';
-
-function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(
-    c,
-    c.req.param('recordType') ?? '',
-    c.req.param('alias') ?? '',
-    c.req.param('id') ?? '',
-  );
-}
+import { recordAt } from '../record-path.ts';
 
 type Author = Pick<UserRow, 'id' | 'email' | 'first_name' | 'last_name' | 'job_title' | 'status'>;
 
@@ -41,11 +34,14 @@ function toComment(
 }
 
 /** `GET .../comment`: paged, oldest first, each with its author as a User. */
-export async function listComments(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
+export async function listComments(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.listComments>,
+) {
+  const { record } = await recordAt(c, request.params());
   const { db, cursorKey } = c.var.deps;
   const scope = `comments:${record.id}`;
-  const page = parsePageQuery(c.req.query(), cursorKey, scope);
+  const page = parsePageQuery(request.query(), cursorKey, scope);
   const [{ rows, paging }, count] = await Promise.all([
     pageBySeq(page, cursorKey, scope, (bound, order, limit) =>
       db
@@ -139,8 +135,11 @@ async function readContents(c: Context<AppEnv>): Promise<string> {
  * reply is the full Comment as JSON when Accept includes application/json (extended profile), else
  * the new id as text/plain. Source `API`; the author is the credential owner.
  */
-export async function addComment(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
+export async function addComment(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.addComment>,
+) {
+  const { record } = await recordAt(c, request.params());
   const contents = await readContents(c);
   if (contents.trim() === '')
     throw unprocessable([{ field: 'contents', message: 'A comment cannot be empty' }]);

@@ -1,10 +1,9 @@
-import { jsonBodyLimit } from '../../lib/body.ts';
-import { createRouter } from '../../lib/create-app.ts';
-import { publishedQuery } from '../../lib/profile.ts';
-import { addComment, listComments } from './comments.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './comments.handlers.ts';
+import * as routes from './comments.routes.ts';
 
-const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/comment';
-
-export const commentsRouter = createRouter()
-  .get(base, publishedQuery('listRecordComments'), listComments)
-  .post(base, publishedQuery('createRecordComment'), jsonBodyLimit, addComment);
+export const commentsRoutes: BoundRoute[] = [
+  bind(routes.listComments, handlers.listComments),
+  bind(routes.addComment, handlers.addComment),
+];

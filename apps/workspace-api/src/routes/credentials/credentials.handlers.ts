@@ -4,7 +4,9 @@ import type { Context } from 'hono';
 
 import type { Credential } from '@wsc/api-client/strict';
 
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import type * as routes from './credentials.routes.ts';
 import { revokeCredential } from '../../identity/credentials.ts';
 import { requireAdmin } from '../../identity/permissions.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -18,9 +20,9 @@ const CLIENT_ID_RE = /^[A-Za-z0-9_-]{1,200}$/;
  * the token endpoint refuses it (the remembered success of oauth/secret-check.ts is dropped too,
  * though the token route's own row check would already refuse it).
  */
-export async function revoke(c: Context<AppEnv>) {
+export async function revoke(c: Context<AppEnv>, request: RouteInput<typeof routes.revoke>) {
   requireAdmin(c, 'Only administrators may revoke credentials');
-  const clientId = c.req.param('clientId') ?? '';
+  const { clientId } = request.params();
   const row = CLIENT_ID_RE.test(clientId)
     ? await revokeCredential(c.var.deps.db, clientId)
     : undefined;

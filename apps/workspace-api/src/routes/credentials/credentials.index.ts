@@ -1,5 +1,7 @@
-// Extension routes for credentials; not mounted in the hosted profile (app.ts).
-import { createRouter } from '../../lib/create-app.ts';
-import { revoke } from './credentials.handlers.ts';
+// Extension routes for credentials; not mounted in the hosted profile (`profile: 'extended'`).
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './credentials.handlers.ts';
+import * as routes from './credentials.routes.ts';
 
-export const credentialsRouter = createRouter().post('/credentials/:clientId/revoke', revoke);
+export const credentialsRoutes: BoundRoute[] = [bind(routes.revoke, handlers.revoke)];

@@ -1,4 +1,8 @@
-import { createRouter } from '../../lib/create-app.ts';
-import { listDefinitions } from './definitions.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './definitions.handlers.ts';
+import * as routes from './definitions.routes.ts';
 
-export const definitionsRouter = createRouter().get('/definitions', listDefinitions);
+export const definitionsRoutes: BoundRoute[] = [
+  bind(routes.listDefinitions, handlers.listDefinitions),
+];

@@ -4,7 +4,9 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import type * as routes from './elements.routes.ts';
 import { resolveDefinition } from '../../identity/permissions.ts';
 
 /** The published Aspect, as far as a definition of ours fills it. */
@@ -42,8 +44,11 @@ export function uuidV5(name: string, namespace = ELEMENT_NAMESPACE): string {
 }
 
 /** `GET /v1/elements/{alias}` (hosted): 404 for an unknown alias, 403 when it is closed to the caller. */
-export async function getElement(c: Context<AppEnv>) {
-  const definition = await resolveDefinition(c, 'elements', c.req.param('alias') ?? '');
+export async function getElement(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.getElement>,
+) {
+  const definition = await resolveDefinition(c, 'elements', request.params().alias);
   const aspect: PublishedAspect = {
     id: uuidV5(definition.alias),
     name: definition.name,

@@ -2,17 +2,17 @@ import type { Context } from 'hono';
 import { sql } from 'kysely';
 
 import type { Group, GroupPagedList, UserPagedList } from '@wsc/api-client/strict';
-import { GroupUserIdsInputSchema } from '@wsc/api-client';
 
 import type { GroupRow } from '../../db/schema.ts';
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
 import type { FilterField } from '../../search/fields.ts';
+import type * as routes from './groups.routes.ts';
 import { requireAdmin } from '../../identity/permissions.ts';
 import { toUser } from '../../identity/users.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
-import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
+import { pageBySeq, pageTable, parsePageQuery } from '../../lib/paging.ts';
 import { replyGroup, replyPaging, replyUser } from '../../lib/profile.ts';
-import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 import { compileFilter } from '../../search/filter.ts';
 import { domainRuleId } from '../../workspace/sync.ts';
 
@@ -40,61 +40,55 @@ function toGroup(row: GroupRow): Group {
   };
 }
 
-async function findGroup(c: Context<AppEnv>): Promise<GroupRow> {
-  const id = c.req.param('groupId') ?? '';
-  const row = isUuid(id)
-    ? await c.var.deps.db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst()
-    : undefined;
+/** The group a path names (a UUID: the route's schema answers 404 for anything else). */
+async function findGroup(c: Context<AppEnv>, id: string): Promise<GroupRow> {
+  const row = await c.var.deps.db
+    .selectFrom('groups')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound(`No group ${id}`);
   return row;
 }
 
 /** `GET /v1/groups`: paged; `filter` (on `id`, `name`) in the extended profile only. */
-export async function listGroups(c: Context<AppEnv>) {
+export async function listGroups(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.listGroups>,
+) {
   const { db, cursorKey } = c.var.deps;
-  const filterText = c.req.query('filter');
-  const where = filterText ? compileFilter(filterText, resolveGroupField) : sql<boolean>`true`;
-  const page = parsePageQuery(c.req.query(), cursorKey, 'groups');
-  const [{ rows, paging }, count] = await Promise.all([
-    pageBySeq(page, cursorKey, 'groups', (bound, order, limit) =>
-      db
-        .selectFrom('groups')
-        .selectAll()
-        .where(where)
-        .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
-        .orderBy('seq', order)
-        .limit(limit)
-        .execute(),
-    ),
-    db
-      .selectFrom('groups')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(where)
-      .executeTakeFirstOrThrow(),
-  ]);
+  const query = request.query();
+  const where = query.filter ? compileFilter(query.filter, resolveGroupField) : sql<boolean>`true`;
+  const page = parsePageQuery(query, cursorKey, 'groups');
+  const { rows, paging, total } = await pageTable(db, 'groups', where, page, cursorKey);
   const profile = c.var.deps.config.profile;
   if (profile === 'hosted') {
     return c.json({
       paging: replyPaging(profile, paging),
-      total: Number(count.n),
+      total,
       items: rows.map((row) => replyGroup(profile, toGroup(row))),
     });
   }
-  const body: GroupPagedList = { paging, total: Number(count.n), items: rows.map(toGroup) };
+  const body: GroupPagedList = { paging, total, items: rows.map(toGroup) };
   return c.json(body);
 }
 
 /** `GET /v1/groups/{groupId}`. */
-export async function getGroup(c: Context<AppEnv>) {
-  return c.json(replyGroup(c.var.deps.config.profile, toGroup(await findGroup(c))));
+export async function getGroup(c: Context<AppEnv>, request: RouteInput<typeof routes.getGroup>) {
+  return c.json(
+    replyGroup(c.var.deps.config.profile, toGroup(await findGroup(c, request.params().groupId))),
+  );
 }
 
 /** `GET /v1/groups/{groupId}/users`: members in the order they were added. */
-export async function listMembers(c: Context<AppEnv>) {
-  const group = await findGroup(c);
+export async function listMembers(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.listMembers>,
+) {
+  const group = await findGroup(c, request.params().groupId);
   const { db, cursorKey } = c.var.deps;
   const scope = `group-members:${group.id}`;
-  const page = parsePageQuery(c.req.query(), cursorKey, scope);
+  const page = parsePageQuery(request.query(), cursorKey, scope);
   const [{ rows, paging }, count] = await Promise.all([
     pageBySeq(page, cursorKey, scope, (bound, order, limit) =>
       db
@@ -150,10 +144,13 @@ async function checkUserIds(c: Context<AppEnv>, userIds: string[]): Promise<stri
 }
 
 /** `POST /v1/groups/{groupId}/users` (ADMIN). */
-export async function addMembers(c: Context<AppEnv>) {
+export async function addMembers(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.addMembers>,
+) {
   requireAdmin(c, 'Only administrators may change group membership');
-  const group = await findGroup(c);
-  const { userIds } = await parseJsonBody(c, GroupUserIdsInputSchema);
+  const group = await findGroup(c, request.params().groupId);
+  const { userIds } = await request.body();
   const ids = await checkUserIds(c, userIds);
   const now = new Date();
   await c.var.deps.db
@@ -165,10 +162,13 @@ export async function addMembers(c: Context<AppEnv>) {
 }
 
 /** `DELETE /v1/groups/{groupId}/users` (ADMIN). */
-export async function removeMembers(c: Context<AppEnv>) {
+export async function removeMembers(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.removeMembers>,
+) {
   requireAdmin(c, 'Only administrators may change group membership');
-  const group = await findGroup(c);
-  const { userIds } = await parseJsonBody(c, GroupUserIdsInputSchema);
+  const group = await findGroup(c, request.params().groupId);
+  const { userIds } = await request.body();
   const ids = await checkUserIds(c, userIds);
   await c.var.deps.db
     .deleteFrom('group_members')

@@ -1,16 +1,12 @@
-import { jsonBodyLimit } from '../../lib/body.ts';
-import { createRouter } from '../../lib/create-app.ts';
-import { publishedQuery } from '../../lib/profile.ts';
-import { addMembers, getGroup, listGroups, listMembers, removeMembers } from './groups.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './groups.handlers.ts';
+import * as routes from './groups.routes.ts';
 
-export const groupsRouter = createRouter()
-  .get('/groups', publishedQuery('listGroups'), listGroups)
-  .get('/groups/:groupId', publishedQuery('getGroup'), getGroup)
-  .get('/groups/:groupId/users', publishedQuery('listGroupUsers'), listMembers)
-  .post('/groups/:groupId/users', publishedQuery('addUsersToGroup'), jsonBodyLimit, addMembers)
-  .delete(
-    '/groups/:groupId/users',
-    publishedQuery('removeUsersFromGroup'),
-    jsonBodyLimit,
-    removeMembers,
-  );
+export const groupsRoutes: BoundRoute[] = [
+  bind(routes.listGroups, handlers.listGroups),
+  bind(routes.getGroup, handlers.getGroup),
+  bind(routes.listMembers, handlers.listMembers),
+  bind(routes.addMembers, handlers.addMembers),
+  bind(routes.removeMembers, handlers.removeMembers),
+];

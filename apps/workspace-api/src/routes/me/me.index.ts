@@ -1,4 +1,6 @@
-import { createRouter } from '../../lib/create-app.ts';
-import { getMe } from './me.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './me.handlers.ts';
+import * as routes from './me.routes.ts';
 
-export const meRouter = createRouter().get('/me', getMe);
+export const meRoutes: BoundRoute[] = [bind(routes.getMe, handlers.getMe)];

@@ -1,14 +1,13 @@
 import { MeSchema } from '@wsc/api-client/strict';
 
-import type { RouteSpec } from '../../lib/openapi.ts';
 import { COMMON_ERRORS } from '../../lib/openapi.ts';
+import { defineRoute } from '../../lib/route.ts';
 
-export const meRoutes: RouteSpec[] = [
-  {
-    method: 'get',
-    path: '/v1/me',
-    summary: 'The credential owner and their role (extension)',
-    tags: ['Users'],
-    responses: { 200: { description: 'The caller', schema: MeSchema }, ...COMMON_ERRORS },
-  },
-];
+export const getMe = defineRoute({
+  method: 'get',
+  path: '/v1/me',
+  summary: 'The credential owner and their role (extension)',
+  profile: 'extended',
+  tags: ['Users'],
+  responses: { 200: { description: 'The caller', schema: MeSchema }, ...COMMON_ERRORS },
+});

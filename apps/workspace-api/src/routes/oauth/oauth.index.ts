@@ -1,10 +1,7 @@
 // Wiring of the token endpoint (mounted at the root: `/oauth/token` has no version segment).
-import { createRouter } from '../../lib/create-app.ts';
-import { publishedQuery } from '../../lib/profile.ts';
-import { postToken } from './oauth.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './oauth.handlers.ts';
+import * as routes from './oauth.routes.ts';
 
-export const oauthRouter = createRouter().post(
-  '/oauth/token',
-  publishedQuery('requestAccessToken'),
-  postToken,
-);
+export const oauthRoutes: BoundRoute[] = [bind(routes.postToken, handlers.postToken)];

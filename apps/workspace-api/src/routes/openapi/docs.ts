@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Context } from 'hono';
 
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import type * as routes from './openapi.routes.ts';
 import { notFound } from '../../lib/errors.ts';
 
 /** Swagger UI's folder in node_modules, found from this module at run time (also when bundled). */
@@ -75,8 +77,11 @@ export function getDocsPage(c: Context<AppEnv>) {
   });
 }
 
-export async function getDocsAsset(c: Context<AppEnv>) {
-  const name = c.req.param('asset') ?? '';
+export async function getDocsAsset(
+  c: Context<AppEnv>,
+  input: RouteInput<typeof routes.getDocsAsset>,
+) {
+  const name = input.params().asset;
   const headers = { ...SECURITY_HEADERS, 'Cache-Control': 'public, max-age=3600' };
   if (name === 'init.js') {
     return c.body(INIT, 200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });

@@ -1,10 +1,19 @@
-import { createRouter } from '../../lib/create-app.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
 import { getDocsAsset, getDocsPage } from './docs.ts';
-import { getOpenApi } from './openapi.handlers.ts';
+import { openApiHandler } from './openapi.handlers.ts';
+import * as routes from './openapi.routes.ts';
 
-export { openapiRoutes } from './openapi.routes.ts';
-
-export const openapiRouter = createRouter()
-  .get('/openapi.json', getOpenApi)
-  .get('/docs', getDocsPage)
-  .get('/docs/:asset', getDocsAsset);
+/**
+ * The API description and its reference page, describing the routes `registry` returns.
+ *
+ * @example
+ * export const ROUTES = [...openapiRoutes(() => ROUTES), ...usersRoutes];
+ */
+export function openapiRoutes(registry: () => BoundRoute[]): BoundRoute[] {
+  return [
+    bind(routes.getOpenApi, openApiHandler(registry)),
+    bind(routes.getDocsPage, getDocsPage),
+    bind(routes.getDocsAsset, getDocsAsset),
+  ];
+}

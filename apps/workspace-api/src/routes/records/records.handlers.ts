@@ -3,7 +3,9 @@ import type { Context } from 'hono';
 import type { RecordPagedList, StoredRecord } from '@wsc/api-client/strict';
 
 import type { RecordRow } from '../../db/schema.ts';
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
+import type * as routes from './records.routes.ts';
 import { resolveDefinition, resolveRecord } from '../../identity/permissions.ts';
 import { preconditionFailed } from '../../lib/errors.ts';
 import { replyPaging } from '../../lib/profile.ts';
@@ -18,27 +20,23 @@ import {
 } from '../../records/records.ts';
 import { searchRecordPage } from '../../search/search-records.ts';
 
-function params(c: Context<AppEnv>) {
-  return {
-    recordType: c.req.param('recordType') ?? '',
-    alias: c.req.param('alias') ?? '',
-    id: c.req.param('id') ?? '',
-  };
-}
-
 /**
  * `GET /v1/{recordType}/{alias}`: RSQL filter, sort (extended profile), keyset paging and total.
  * The hosted profile takes no `sort` (publishedQuery refuses it) and reads the published dialect.
  */
-export async function searchRecords(c: Context<AppEnv>) {
-  const { recordType, alias } = params(c);
+export async function searchRecords(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.searchRecords>,
+) {
+  const { recordType, alias } = request.params();
   const definition = await resolveDefinition(c, recordType, alias);
   const profile = c.var.deps.config.profile;
+  const query = request.query();
   const { paging, total, items } = await searchRecordPage(
     c.var.deps,
     c.var.principal.clientId,
     definition,
-    { filter: c.req.query('filter'), sort: c.req.query('sort'), page: c.req.query() },
+    { filter: query.filter, sort: query.sort, page: query },
   );
   if (profile === 'hosted') return c.json({ paging: replyPaging(profile, paging), total, items });
   const body: RecordPagedList = { paging, total, items };
@@ -49,8 +47,11 @@ export async function searchRecords(c: Context<AppEnv>) {
  * `POST /v1/{recordType}/{alias}`: 201 with the stored record; ETag and Location in the extended
  * profile only.
  */
-export async function createRecord(c: Context<AppEnv>) {
-  const { recordType, alias } = params(c);
+export async function createRecord(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.createRecord>,
+) {
+  const { recordType, alias } = request.params();
   const definition = await resolveDefinition(c, recordType, alias);
   const body = await readJson(c);
   const { db, config } = c.var.deps;
@@ -65,8 +66,8 @@ export async function createRecord(c: Context<AppEnv>) {
 }
 
 /** `GET /v1/{recordType}/{alias}/{id}`: with ETag and If-None-Match in the extended profile. */
-export async function getRecord(c: Context<AppEnv>) {
-  const { recordType, alias, id } = params(c);
+export async function getRecord(c: Context<AppEnv>, request: RouteInput<typeof routes.getRecord>) {
+  const { recordType, alias, id } = request.params();
   const { definition, record } = await resolveRecord(c, recordType, alias, id);
   if (c.var.deps.config.profile === 'hosted') {
     return c.json(recordBody(record, definition, 'hosted'), 200, {
@@ -98,8 +99,8 @@ function etagListMatches(header: string, etag: string, weak: boolean): boolean {
  * `PUT /v1/{recordType}/{alias}/{id}`: merge update; a stale If-Match -> 412. The hosted profile
  * has no ETags: it ignores If-Match and answers without one (last write wins).
  */
-export async function putRecord(c: Context<AppEnv>) {
-  const { recordType, alias, id } = params(c);
+export async function putRecord(c: Context<AppEnv>, request: RouteInput<typeof routes.putRecord>) {
+  const { recordType, alias, id } = request.params();
   const { definition, record } = await resolveRecord(c, recordType, alias, id);
   const { db, config } = c.var.deps;
   const hosted = config.profile === 'hosted';

@@ -4,15 +4,16 @@ import type { Context } from 'hono';
 import { sql } from 'kysely';
 
 import type { RecordTypeUpper, RelatedItem, RelatedPagedList } from '@wsc/api-client/strict';
-import { RelatedItemInputSchema } from '@wsc/api-client';
 
 import type { RecordsTable } from '../../db/schema.ts';
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
-import { allowedAliases, resolveRecord, resolveRecordById } from '../../identity/permissions.ts';
+import type * as routes from './related-items.routes.ts';
+import { allowedAliases, resolveRecordById } from '../../identity/permissions.ts';
 import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { replyPaging } from '../../lib/profile.ts';
-import { parseJsonBody } from '../../lib/validation.ts';
+import { recordAt } from '../record-path.ts';
 
 const TYPE_UPPER: Record<RecordsTable['record_type'], RecordTypeUpper> = {
   apps: 'APP',
@@ -20,15 +21,6 @@ const TYPE_UPPER: Record<RecordsTable['record_type'], RecordTypeUpper> = {
   tasks: 'TASK',
   transactions: 'TRANSACTION',
 };
-
-function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(
-    c,
-    c.req.param('recordType') ?? '',
-    c.req.param('alias') ?? '',
-    c.req.param('id') ?? '',
-  );
-}
 
 /**
  * Throws 403 when a record id's definition is closed to the caller. Decided from the id's handle
@@ -45,12 +37,15 @@ async function assertTargetOpen(c: Context<AppEnv>, targetId: string): Promise<v
  * `GET .../related-items`: paged, oldest relation first; only records of definitions the caller may
  * see. The published operation takes no paging parameters, so hosted clients get the first page.
  */
-export async function listRelated(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
+export async function listRelated(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.listRelated>,
+) {
+  const { record } = await recordAt(c, request.params());
   const { db, cursorKey } = c.var.deps;
   const aliases = [...(await allowedAliases(c))];
   const scope = `related:${record.id}`;
-  const page = parsePageQuery(c.req.query(), cursorKey, scope);
+  const page = parsePageQuery(request.query(), cursorKey, scope);
   const base = db
     .selectFrom('record_relations as rr')
     .innerJoin('records as r', 'r.id', 'rr.related_id')
@@ -82,9 +77,12 @@ export async function listRelated(c: Context<AppEnv>) {
 }
 
 /** `POST .../related-items {id, alias?}` -> 201; relating twice is a no-op. */
-export async function addRelated(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const input = await parseJsonBody(c, RelatedItemInputSchema);
+export async function addRelated(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.addRelated>,
+) {
+  const { record } = await recordAt(c, request.params());
+  const input = await request.body();
   if (input.id === record.id)
     throw unprocessable([{ field: 'id', message: 'A record cannot be related to itself' }]);
   await assertTargetOpen(c, input.id);
@@ -114,9 +112,12 @@ export async function addRelated(c: Context<AppEnv>) {
 }
 
 /** `DELETE .../related-items/{relatedId}` (the related record's id) -> 200; unknown relation -> 404. */
-export async function removeRelated(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const relatedId = c.req.param('relatedId') ?? '';
+export async function removeRelated(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.removeRelated>,
+) {
+  const { relatedId, ...path } = request.params();
+  const { record } = await recordAt(c, path);
   await assertTargetOpen(c, relatedId);
   const deleted = await c.var.deps.db
     .deleteFrom('record_relations')

@@ -1,11 +1,10 @@
-import { jsonBodyLimit } from '../../lib/body.ts';
-import { createRouter } from '../../lib/create-app.ts';
-import { publishedQuery } from '../../lib/profile.ts';
-import { addRelated, listRelated, removeRelated } from './related-items.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './related-items.handlers.ts';
+import * as routes from './related-items.routes.ts';
 
-const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/related-items';
-
-export const relatedItemsRouter = createRouter()
-  .get(base, publishedQuery('getRecordRelations'), listRelated)
-  .post(base, publishedQuery('createRecordRelatedItems'), jsonBodyLimit, addRelated)
-  .delete(`${base}/:relatedId`, publishedQuery('deleteRecordRelatedItems'), removeRelated);
+export const relatedItemsRoutes: BoundRoute[] = [
+  bind(routes.listRelated, handlers.listRelated),
+  bind(routes.addRelated, handlers.addRelated),
+  bind(routes.removeRelated, handlers.removeRelated),
+];

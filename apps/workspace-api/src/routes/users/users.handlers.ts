@@ -2,17 +2,17 @@ import type { Context } from 'hono';
 import { sql } from 'kysely';
 
 import type { User, UserPagedList } from '@wsc/api-client/strict';
-import { CreateUserInputSchema } from '@wsc/api-client';
 
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
 import type { FilterField } from '../../search/fields.ts';
+import type * as routes from './users.routes.ts';
 import { deactivateUser, insertUser } from '../../identity/credentials.ts';
 import { requireAdmin } from '../../identity/permissions.ts';
 import { toUser } from '../../identity/users.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
-import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
+import { pageTable, parsePageQuery } from '../../lib/paging.ts';
 import { isHosted, replyPaging, replyUser } from '../../lib/profile.ts';
-import { isUuid, parseJsonBody } from '../../lib/validation.ts';
 import { compileFilter } from '../../search/filter.ts';
 import { withSearchLimits } from '../../search/limits.ts';
 
@@ -32,53 +32,40 @@ const USER_FIELDS: FilterField[] = [
 const resolveUserField = (selector: string) => USER_FIELDS.find((field) => field.name === selector);
 
 /** `GET /v1/users`: RSQL filter (the published dialect in the hosted profile), paged. */
-export async function listUsers(c: Context<AppEnv>) {
+export async function listUsers(c: Context<AppEnv>, request: RouteInput<typeof routes.listUsers>) {
   const { cursorKey, config } = c.var.deps;
   const profile = config.profile;
-  const filterText = c.req.query('filter');
+  const query = request.query();
+  const filterText = query.filter;
   const where = filterText
     ? compileFilter(filterText, resolveUserField, { dialect: profile })
     : sql<boolean>`true`;
-  const page = parsePageQuery(c.req.query(), cursorKey, 'users');
+  const page = parsePageQuery(query, cursorKey, 'users');
   // A filter on users can scan the table as a record search can: the same time limits.
-  const [{ rows, paging }, count] = await withSearchLimits(
+  const { rows, paging, total } = await withSearchLimits(
     c.var.deps,
     c.var.principal.clientId,
-    (conn) =>
-      Promise.all([
-        pageBySeq(page, cursorKey, 'users', (bound, order, limit) =>
-          conn
-            .selectFrom('users')
-            .selectAll()
-            .where(where)
-            .$if(bound !== null, (q) => q.where('seq', bound?.op ?? '>', bound?.seq ?? 0))
-            .orderBy('seq', order)
-            .limit(limit)
-            .execute(),
-        ),
-        conn
-          .selectFrom('users')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where(where)
-          .executeTakeFirstOrThrow(),
-      ]),
+    (conn) => pageTable(conn, 'users', where, page, cursorKey),
   );
   const items = rows.map(toUser);
   if (profile === 'hosted') {
     return c.json({
       paging: replyPaging(profile, paging),
-      total: Number(count.n),
+      total,
       items: items.map((user) => replyUser(profile, user)),
     });
   }
-  const body: UserPagedList = { paging, total: Number(count.n), items };
+  const body: UserPagedList = { paging, total, items };
   return c.json(body);
 }
 
 /** `POST /v1/users` (ADMIN). */
-export async function createUser(c: Context<AppEnv>) {
+export async function createUser(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.createUser>,
+) {
   requireAdmin(c, 'Only administrators may create users');
-  const input = await parseJsonBody(c, CreateUserInputSchema);
+  const input = await request.body();
   const { db } = c.var.deps;
   const existing = await db
     .selectFrom('users')
@@ -107,20 +94,25 @@ export async function createUser(c: Context<AppEnv>) {
 }
 
 /** `GET /v1/users/{userId}`. */
-export async function getUser(c: Context<AppEnv>) {
-  const id = c.req.param('userId') ?? '';
-  const row = isUuid(id)
-    ? await c.var.deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
-    : undefined;
+export async function getUser(c: Context<AppEnv>, request: RouteInput<typeof routes.getUser>) {
+  const id = request.params().userId;
+  const row = await c.var.deps.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound(`No user ${id}`);
   return c.json(replyUser(c.var.deps.config.profile, toUser(row)));
 }
 
 /** `POST /v1/users/{userId}/deactivate` (ADMIN, idempotent). */
-export async function deactivate(c: Context<AppEnv>) {
+export async function deactivate(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.deactivate>,
+) {
   requireAdmin(c, 'Only administrators may deactivate users');
-  const id = c.req.param('userId') ?? '';
-  const row = isUuid(id) ? await deactivateUser(c.var.deps.db, id) : undefined;
+  const id = request.params().userId;
+  const row = await deactivateUser(c.var.deps.db, id);
   if (!row) throw notFound(`No user ${id}`);
   return c.json(replyUser(c.var.deps.config.profile, toUser(row)));
 }

@@ -1,10 +1,11 @@
-import { jsonBodyLimit } from '../../lib/body.ts';
-import { createRouter } from '../../lib/create-app.ts';
-import { publishedQuery } from '../../lib/profile.ts';
-import { createUser, deactivate, getUser, listUsers } from './users.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './users.handlers.ts';
+import * as routes from './users.routes.ts';
 
-export const usersRouter = createRouter()
-  .get('/users', publishedQuery('listUsers'), listUsers)
-  .post('/users', publishedQuery('createUser'), jsonBodyLimit, createUser)
-  .get('/users/:userId', publishedQuery('getUser'), getUser)
-  .post('/users/:userId/deactivate', publishedQuery('deactivateUser'), deactivate);
+export const usersRoutes: BoundRoute[] = [
+  bind(routes.listUsers, handlers.listUsers),
+  bind(routes.createUser, handlers.createUser),
+  bind(routes.getUser, handlers.getUser),
+  bind(routes.deactivate, handlers.deactivate),
+];

@@ -5,23 +5,14 @@ import type { Context } from 'hono';
 
 import type { FieldProblem } from '@wsc/api-client';
 import type { Watcher, WatcherPagedList } from '@wsc/api-client/strict';
-import { WatcherListInputSchema } from '@wsc/api-client';
 
+import type { RouteInput } from '../../lib/route.ts';
 import type { AppEnv } from '../../lib/types.ts';
-import { resolveRecord } from '../../identity/permissions.ts';
+import type * as routes from './watchers.routes.ts';
 import { unprocessable } from '../../lib/errors.ts';
 import { pageBySeq, parsePageQuery } from '../../lib/paging.ts';
 import { replyPaging } from '../../lib/profile.ts';
-import { parseJsonBody } from '../../lib/validation.ts';
-
-function recordFromPath(c: Context<AppEnv>) {
-  return resolveRecord(
-    c,
-    c.req.param('recordType') ?? '',
-    c.req.param('alias') ?? '',
-    c.req.param('id') ?? '',
-  );
-}
+import { recordAt } from '../record-path.ts';
 
 /**
  * Resolves `users[]` emails (case-insensitive) to user ids, or throws one 422 naming every email
@@ -60,11 +51,14 @@ async function resolveEmails(
 }
 
 /** `GET .../watchers`: paged, oldest first; each a User or a Group target. */
-export async function listWatchers(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
+export async function listWatchers(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.listWatchers>,
+) {
+  const { record } = await recordAt(c, request.params());
   const { db, cursorKey, config } = c.var.deps;
   const scope = `watchers:${record.id}`;
-  const page = parsePageQuery(c.req.query(), cursorKey, scope);
+  const page = parsePageQuery(request.query(), cursorKey, scope);
   const [{ rows, paging }, count] = await Promise.all([
     pageBySeq(page, cursorKey, scope, (bound, order, limit) =>
       db
@@ -121,9 +115,12 @@ export async function listWatchers(c: Context<AppEnv>) {
 }
 
 /** `POST .../watchers {users:[email]}` -> 201; unknown or inactive emails -> 422, nothing added. */
-export async function addWatchers(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const input = await parseJsonBody(c, WatcherListInputSchema);
+export async function addWatchers(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.addWatchers>,
+) {
+  const { record } = await recordAt(c, request.params());
+  const input = await request.body();
   const userIds = await resolveEmails(c, input.users, true);
   const at = new Date();
   // One statement: all or nothing; users already watching are left as they are.
@@ -146,9 +143,12 @@ export async function addWatchers(c: Context<AppEnv>) {
  * `DELETE .../watchers {users:[email]}` -> 200; unknown emails -> 422, nothing removed. Inactive
  * users may be removed (a deactivated user's stale watch must stay removable).
  */
-export async function removeWatchers(c: Context<AppEnv>) {
-  const { record } = await recordFromPath(c);
-  const input = await parseJsonBody(c, WatcherListInputSchema);
+export async function removeWatchers(
+  c: Context<AppEnv>,
+  request: RouteInput<typeof routes.removeWatchers>,
+) {
+  const { record } = await recordAt(c, request.params());
+  const input = await request.body();
   const userIds = await resolveEmails(c, input.users, false);
   await c.var.deps.db
     .deleteFrom('watchers')

@@ -1,11 +1,10 @@
-import { jsonBodyLimit } from '../../lib/body.ts';
-import { createRouter } from '../../lib/create-app.ts';
-import { publishedQuery } from '../../lib/profile.ts';
-import { addWatchers, listWatchers, removeWatchers } from './watchers.handlers.ts';
+import type { BoundRoute } from '../../lib/route.ts';
+import { bind } from '../../lib/route.ts';
+import * as handlers from './watchers.handlers.ts';
+import * as routes from './watchers.routes.ts';
 
-const base = '/:recordType{apps|elements|tasks|transactions}/:alias/:id/watchers';
-
-export const watchersRouter = createRouter()
-  .get(base, publishedQuery('listRecordWatchers'), listWatchers)
-  .post(base, publishedQuery('createRecordWatchers'), jsonBodyLimit, addWatchers)
-  .delete(base, publishedQuery('deleteRecordWatchers'), jsonBodyLimit, removeWatchers);
+export const watchersRoutes: BoundRoute[] = [
+  bind(routes.listWatchers, handlers.listWatchers),
+  bind(routes.addWatchers, handlers.addWatchers),
+  bind(routes.removeWatchers, handlers.removeWatchers),
+];
