@@ -26,7 +26,9 @@ async function cycles(folder) {
     baseDir: root,
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['node_modules', '\\.gen\\.ts$', 'dist/', 'playwright-report/', 'test-results/'] },
+    exclude: {
+      path: ['node_modules', '\\.gen\\.ts$', 'dist/', 'playwright-report/', 'test-results/'],
+    },
     validate: true,
     ruleSet: { forbidden: [{ name: 'no-circular', from: {}, to: { circular: true } }] },
   });
