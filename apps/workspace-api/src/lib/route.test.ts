@@ -61,7 +61,9 @@ describe('routes from their specs', () => {
 
   it('answers 404 for a path parameter that fails its schema, and for an enum outside its values', async () => {
     const app = appIn('extended');
-    expect((await post(app, '/v1/apps/things/not-a-uuid', '{"name":"a"}')).status).toBe(404);
+    const malformed = await post(app, '/v1/apps/things/not-a-uuid', '{"name":"a"}');
+    expect(malformed.status).toBe(404);
+    expect(await malformed.json()).toMatchObject({ detail: 'No thing not-a-uuid' });
     expect((await post(app, `/v1/users/things/${id}`, '{"name":"a"}')).status).toBe(404);
   });
 

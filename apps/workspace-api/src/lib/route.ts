@@ -16,6 +16,18 @@ import { pageQueryProblem } from './paging.ts';
 import { publishedQuery } from './profile.ts';
 import { parseJsonBody } from './validation.ts';
 
+/**
+ * The detail of the 404 for a path parameter that fails its schema: it names no resource, so the
+ * answer is the one a well-formed but unknown id gets.
+ *
+ * @example
+ * missing('userId', { userId: 'x' }, '/v1/users/x'); // 'No user x'
+ */
+function missing(name: PropertyKey | undefined, raw: Record<string, string>, path: string) {
+  if (typeof name !== 'string' || !name.endsWith('Id')) return `No resource at ${path}`;
+  return `No ${name.slice(0, -2)} ${raw[name] ?? ''}`;
+}
+
 /** A route of the API: its description, and how it is served. */
 export type Route = RouteSpec & {
   /** The published operation it implements: the hosted profile refuses undeclared query parameters. */
@@ -75,8 +87,9 @@ function inputOf<S extends Route>(c: Context<AppEnv>, spec: S): RouteInput<S> {
   return {
     params: () => {
       if (!spec.params) return {} as Output<S['params']>;
-      const result = spec.params.safeParse(c.req.param());
-      if (!result.success) throw notFound(`No resource at ${c.req.path}`);
+      const raw = c.req.param() as Record<string, string>;
+      const result = spec.params.safeParse(raw);
+      if (!result.success) throw notFound(missing(result.error.issues[0]?.path[0], raw, c.req.path));
       return result.data as Output<S['params']>;
     },
     query: () => (spec.query ? validateQuery(spec.query, c.req.query()) : {}) as Output<S['query']>,
