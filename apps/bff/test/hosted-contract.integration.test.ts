@@ -35,7 +35,7 @@ type ApiHarness = {
   ) => Promise<{ status: number }>;
   close: () => Promise<void>;
 };
-const API_HARNESS = 'workspace-api/test/harness.ts';
+const API_HARNESS = 'workspace-api/testing';
 
 let api: ApiHarness;
 let server: ServerType;

@@ -13,9 +13,9 @@ import { regionFor } from '../src/lib/config.ts';
 import { createHarness } from './harness.ts';
 
 /**
- * The part of workspace-api's test harness used here. It is imported by a computed specifier so
- * that this package's typecheck does not follow into the API's sources, which another engineer
- * changes in parallel; the shape below is checked at run time by the tests themselves.
+ * The part of workspace-api's test harness (its `workspace-api/testing` export) used here. It is
+ * imported by a computed specifier so that this package's typecheck does not follow into the
+ * API's sources, which compile under the API's own tsconfig; the tests check the shape at run time.
  */
 type ApiHarness = {
   app: { fetch: (request: Request) => Response | Promise<Response> };
@@ -23,7 +23,7 @@ type ApiHarness = {
   users: Record<'member', { id: string }>;
   close: () => Promise<void>;
 };
-const API_HARNESS = 'workspace-api/test/harness.ts';
+const API_HARNESS = 'workspace-api/testing';
 
 let api: ApiHarness;
 let server: ServerType;

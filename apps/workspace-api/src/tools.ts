@@ -1,6 +1,7 @@
 // The API's surface for tools outside this package (the benchmarks): the app's dependencies, the
 // store and its demo seed, credentials, and the record search's statement builder. Exported as
-// `workspace-api/tools` (package.json `exports`); nothing else of the package is importable from
+// `workspace-api/tools` (package.json `exports`; the other export, `workspace-api/testing`, is the
+// test harness the BFF's integration tests start); nothing else of the package is importable from
 // outside, so the modules behind it can move freely.
 export { buildServer } from '../scripts/build.ts';
 export { initDeps } from './app.ts';
