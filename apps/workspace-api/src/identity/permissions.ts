@@ -48,7 +48,8 @@ export async function allowedAliases(c: Context<AppEnv>): Promise<Set<string>> {
  * The definition for `{recordType}/{alias}`: 404 when unknown, 403 when closed to the caller.
  *
  * @example
- * const definition = await resolveDefinition(c, c.req.param('recordType'), c.req.param('alias'));
+ * const { recordType, alias } = request.params();
+ * const definition = await resolveDefinition(c, recordType, alias);
  */
 export async function resolveDefinition(
   c: Context<AppEnv>,
