@@ -7,12 +7,17 @@ import type {
   CreateViewInput,
   ListViewsQuery,
   UpdateViewInput,
+  ViewSharesInput,
 } from './schemas/bff-saved-views.ts';
 import type { LoginInput, SampleInput } from './schemas/bff.ts';
 import type { RecordType } from './schemas/common.ts';
 import type { Definition } from './schemas/records.ts';
 import { createTransport, path } from './client/transport.ts';
-import { SavedViewListSchema, SavedViewSchema } from './schemas/bff-saved-views.ts';
+import {
+  SavedViewListSchema,
+  SavedViewSchema,
+  SharedViewListSchema,
+} from './schemas/bff-saved-views.ts';
 import {
   BffConfigSchema,
   LoginResultSchema,
@@ -106,6 +111,24 @@ export function createBffClient(options: BffClientOptions = {}) {
             path: `${view(id)}/default`,
             signal: opts?.signal,
           },
+          SavedViewSchema,
+        ),
+      /** `GET /bff/views/shared`: other people's views shared with the session (read-only). */
+      shared: (query?: ListViewsQuery, opts?: CallOptions) =>
+        json(
+          { method: 'GET', path: '/bff/views/shared', query, signal: opts?.signal },
+          SharedViewListSchema,
+        ),
+      /** `PUT /bff/views/{id}/shares`: shares an own view with everyone in the region and/or groups. */
+      share: (id: string, input: ViewSharesInput, opts?: CallOptions) =>
+        json(
+          { method: 'PUT', path: `${view(id)}/shares`, json: input, signal: opts?.signal },
+          SavedViewSchema,
+        ),
+      /** `DELETE /bff/views/{id}/shares`: the view is private again. */
+      unshare: (id: string, opts?: CallOptions) =>
+        json(
+          { method: 'DELETE', path: `${view(id)}/shares`, signal: opts?.signal },
           SavedViewSchema,
         ),
     },

@@ -109,6 +109,29 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('login_failures_at').on('login_failures').column('at').execute();
     },
   },
+  // Shared views: who besides the owner may read a view (a group, or everyone in the region:
+  // group_id ''), removed with the view; and the owner's name as it was shown when they shared.
+  '0006_shared_views': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('saved_view_shares')
+        .addColumn('view_id', 'uuid', (c) =>
+          c.notNull().references('saved_views.id').onDelete('cascade'),
+        )
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('group_id', 'text', (c) => c.notNull())
+        .addColumn('group_name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('saved_view_shares_pk', ['view_id', 'group_id'])
+        .execute();
+      await db.schema
+        .createIndex('saved_view_shares_region_group')
+        .on('saved_view_shares')
+        .columns(['region', 'group_id'])
+        .execute();
+      await db.schema.alterTable('saved_views').addColumn('shared_by', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

@@ -43,6 +43,20 @@ export type SavedViewsTable = {
   is_default: Generated<boolean>;
   created_at: Millis;
   updated_at: Millis;
+  /** The owner's name as shown when they last shared the view (migration 0006). */
+  shared_by: string | null;
+};
+
+/**
+ * Who besides its owner may read a saved view (migration 0006): a group (its id and name when
+ * shared) or, with `group_id` '', everyone signed in to the region. Deleted with the view.
+ */
+export type SavedViewSharesTable = {
+  view_id: string;
+  region: string;
+  group_id: string;
+  group_name: string;
+  created_at: Millis;
 };
 
 export type UserPreferencesTable = {
@@ -75,6 +89,7 @@ export type BffDatabase = {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   saved_views: SavedViewsTable;
+  saved_view_shares: SavedViewSharesTable;
   user_preferences: UserPreferencesTable;
   workspace_definitions: WorkspaceDefinitionsTable;
 };

@@ -101,6 +101,33 @@ export const ListViewsQuerySchema = z
   });
 export type ListViewsQuery = z.input<typeof ListViewsQuerySchema>;
 
+/** At most this many groups one view is shared with (besides everyone in the region). */
+export const MAX_VIEW_SHARE_GROUPS = 10;
+
+/**
+ * `PUT /bff/views/:id/shares`: who else may read the view, replacing what was there. Both empty
+ * is the same as `DELETE .../shares` (private again).
+ */
+export const ViewSharesInputSchema = z.strictObject({
+  /** Everyone signed in to the view's region. */
+  everyone: z.boolean(),
+  groups: z
+    .array(z.uuid('A group id is a UUID'))
+    .max(MAX_VIEW_SHARE_GROUPS, `At most ${MAX_VIEW_SHARE_GROUPS} groups per view`)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, {
+      message: 'A group is named twice',
+    })
+    .default([]),
+});
+export type ViewSharesInput = z.input<typeof ViewSharesInputSchema>;
+
+/** Who a view is shared with, as its owner sees it. */
+export const ViewSharesSchema = z.object({
+  everyone: z.boolean(),
+  groups: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type ViewShares = z.infer<typeof ViewSharesSchema>;
+
 /** A saved view as the routes answer it (`GET /bff/views` items, and every single view). */
 export const SavedViewSchema = z.object({
   id: z.uuid(),
@@ -114,9 +141,25 @@ export const SavedViewSchema = z.object({
   isDefault: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  /** The owner's own views: who else may read it (absent on views shared with you). */
+  shares: ViewSharesSchema.optional(),
+  /** Views shared with you (read-only): the name of who shared it. Absent on your own. */
+  sharedBy: z.string().optional(),
 });
 export type SavedView = z.infer<typeof SavedViewSchema>;
 
 /** `GET /bff/views`. */
 export const SavedViewListSchema = z.object({ items: z.array(SavedViewSchema) });
 export type SavedViewList = z.infer<typeof SavedViewListSchema>;
+
+/** `GET /bff/views/shared`: other people's views shared with the session, read-only. */
+export const SharedViewListSchema = z.object({
+  items: z.array(SavedViewSchema),
+  /**
+   * Whether views shared with a group can reach this session (and whether it may share with
+   * groups): only when the BFF knows the person's user id for sure; otherwise `reason` says why
+   * and only "everyone in the region" applies.
+   */
+  groupSharing: z.object({ available: z.boolean(), reason: z.string().optional() }),
+});
+export type SharedViewList = z.infer<typeof SharedViewListSchema>;

@@ -15,7 +15,9 @@ import {
   SavedViewListSchema,
   SavedViewSchema,
   SessionSchema,
+  SharedViewListSchema,
   UpdateViewSchema,
+  ViewSharesInputSchema,
   WorkspaceEntrySchema,
   WorkspaceSchema,
 } from '@wsc/api-client';
@@ -286,6 +288,58 @@ export const BFF_OPERATIONS: Operation[] = [
     auth: true,
     responses: {
       200: { description: 'No longer the default', schema: SavedViewSchema },
+      401: UNAUTHENTICATED,
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+    },
+  },
+  {
+    method: 'get',
+    path: '/bff/views/shared',
+    summary:
+      "Other people's views shared with the session (everyone in the region, or a group it is in), read-only",
+    tag: 'Saved views',
+    auth: true,
+    query: {
+      recordType: { description: 'With alias: the views of one definition', schema: z.string() },
+      alias: { description: 'With recordType', schema: z.string() },
+    },
+    responses: {
+      200: {
+        description: 'At most 500 views, newest first; whether group shares can reach the session',
+        schema: SharedViewListSchema,
+      },
+      400: problem('Only one of recordType and alias'),
+      401: UNAUTHENTICATED,
+    },
+  },
+  {
+    method: 'put',
+    path: '/bff/views/{id}/shares',
+    summary:
+      'Share an own view with everyone in the region and/or up to 10 groups (replaces the shares)',
+    tag: 'Saved views',
+    auth: true,
+    body: ViewSharesInputSchema,
+    responses: {
+      200: { description: 'Shared as given', schema: SavedViewSchema },
+      400: problem('A field is malformed (a group id twice, or more than 10 groups)'),
+      401: UNAUTHENTICATED,
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      422: problem(
+        'A group does not exist for you, group membership cannot be told for this session, or 50 of your views are shared already',
+      ),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/bff/views/{id}/shares',
+    summary: 'Make an own view private again',
+    tag: 'Saved views',
+    auth: true,
+    responses: {
+      200: { description: 'Private', schema: SavedViewSchema },
       401: UNAUTHENTICATED,
       403: FORBIDDEN,
       404: NOT_FOUND,

@@ -3,8 +3,20 @@
 // through the store (saved-views.store.ts).
 import type { Context } from 'hono';
 
-import type { Definition, SavedViewList } from '@wsc/api-client';
-import { CreateViewSchema, ListViewsQuerySchema, UpdateViewSchema } from '@wsc/api-client';
+import type {
+  Definition,
+  SavedView,
+  SavedViewList,
+  SessionUser,
+  SharedViewList,
+} from '@wsc/api-client';
+import {
+  CreateViewSchema,
+  isApiError,
+  ListViewsQuerySchema,
+  UpdateViewSchema,
+  ViewSharesInputSchema,
+} from '@wsc/api-client';
 import { isRsqlError, parse } from '@wsc/rsql';
 
 import type { SessionRecord } from '../../db/store.ts';
@@ -12,19 +24,25 @@ import type { AppEnv } from '../../lib/app-env.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { ProblemInit } from '../../lib/errors.ts';
+import type { Region } from '../../lib/region.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { WorkspaceStore } from '../../lib/workspace-store.ts';
+import type { GroupMembership } from './group-membership.ts';
+import type { ViewSharesStore } from './saved-views.shares.ts';
 import type { SavedViewsStore, ViewOwner, ViewRow } from './saved-views.store.ts';
 import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
 import { sessionDefinitions } from '../../lib/session-definitions.ts';
 import { unauthenticated } from '../../middlewares/require-auth.ts';
+import { groupSharingUnavailable } from './group-membership.ts';
+import { EVERYONE, MAX_SHARED_VIEWS_PER_USER, sharesOf } from './saved-views.shares.ts';
 import {
   isUniqueViolation,
   MAX_VIEW_BYTES,
   MAX_VIEWS_PER_DEFINITION,
   MAX_VIEWS_PER_USER,
   toView,
+  UUID,
   viewBytes,
 } from './saved-views.store.ts';
 
@@ -111,6 +129,24 @@ function ownerOf(session: SessionRecord): ViewOwner {
 }
 
 /**
+ * The name others see on a view this person shares: verified names as they are; an email typed
+ * at sign-in is marked unverified, so nobody can pass a view off as someone else's.
+ *
+ * @example
+ * sharerName({ firstName: 'Ada', lastName: 'Lovelace', identity: 'api', ... }); // 'Ada Lovelace'
+ */
+export function sharerName(user: SessionUser): string {
+  const full = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  const name = full || user.email || `API client ${user.clientId}`;
+  return user.identity === 'self' ? `${user.email ?? name} (unverified)` : name;
+}
+
+/** A shared view as its readers get it: no default flag of the owner's, and who shared it. */
+function sharedView(row: ViewRow): SavedView {
+  return { ...toView(row), isDefault: false, sharedBy: row.shared_by ?? 'Someone' };
+}
+
+/**
  * The handlers of `/bff/views` (the router in saved-views.index.ts mounts them).
  *
  * @example
@@ -118,18 +154,110 @@ function ownerOf(session: SessionRecord): ViewOwner {
  */
 export function savedViewsHandlers(deps: {
   views: SavedViewsStore;
+  shares: ViewSharesStore;
+  membership: GroupMembership;
   sessions: Sessions;
   clock: Clock;
   config: BffConfig;
   workspace: WorkspaceStore;
   api: SessionApi;
 }) {
-  const { views, clock, config, workspace, api } = deps;
+  const { views, shares, membership, clock, config, workspace, api } = deps;
 
   async function owned(c: Context<AppEnv>): Promise<ViewRow> {
     const row = await views.findOwned(ownerOf(sessionOf(c)), c.req.param('id') ?? '');
     if (!row) throw notFound();
     return row;
+  }
+
+  /** Own views as their owner gets them: with who else may read each. */
+  async function ownViews(rows: readonly ViewRow[]): Promise<SavedView[]> {
+    const all = await shares.of(rows.map((r) => r.id));
+    return rows.map((row) => ({
+      ...toView(row),
+      shares: sharesOf(all.filter((s) => s.view_id === row.id)),
+    }));
+  }
+
+  const ownView = async (row: ViewRow) => (await ownViews([row]))[0] as SavedView;
+
+  /** The session's region, or the session ends (a region removed from the configuration). */
+  async function regionOf(session: SessionRecord): Promise<Region> {
+    const region = config.regions.find((r) => r.id === session.region);
+    if (!region) {
+      await deps.sessions.destroy(session.idHash);
+      throw unauthenticated(true);
+    }
+    return region;
+  }
+
+  /**
+   * The groups the session's person is in among `candidates`, by default every group others
+   * shared views with in the region.
+   */
+  async function myGroups(
+    c: Context<AppEnv>,
+    session: SessionRecord,
+    only?: readonly string[],
+  ): Promise<string[]> {
+    if (groupSharingUnavailable(session) || only?.length === 0) return [];
+    const region = await regionOf(session);
+    const candidates = only ?? (await shares.groupsSharedWith(ownerOf(session)));
+    try {
+      return await membership.memberOf(session, region, candidates, c.req.raw.signal);
+    } catch (error) {
+      throw await api.failure(error, session);
+    }
+  }
+
+  /** Each group must exist for the sharer; answers their names, or a 422 naming the field. */
+  async function checkGroups(
+    c: Context<AppEnv>,
+    session: SessionRecord,
+    ids: readonly string[],
+  ): Promise<{ id: string; name: string }[]> {
+    if (ids.length === 0) return [];
+    const unavailable = groupSharingUnavailable(session);
+    if (unavailable) {
+      throw problem({
+        status: 422,
+        code: 'group_sharing_unavailable',
+        title: 'Unprocessable Content',
+        detail: unavailable,
+        errors: [{ field: 'groups', message: 'Share with everyone in the region instead' }],
+      });
+    }
+    const region = await regionOf(session);
+    const found: { id: string; name: string }[] = [];
+    const missing: { field: string; message: string }[] = [];
+    for (const [index, id] of ids.entries()) {
+      try {
+        const group = await api.run(
+          session,
+          region,
+          session.profile,
+          (client, signal) => client.getGroup(id, { signal }),
+          c.req.raw.signal,
+        );
+        found.push({ id: id.toLowerCase(), name: group.name ?? id });
+      } catch (error) {
+        if (isApiError(error) && (error.status === 404 || error.status === 403)) {
+          missing.push({ field: `groups.${index}`, message: `No group ${id}` });
+        } else {
+          throw await api.failure(error, session);
+        }
+      }
+    }
+    if (missing.length > 0) {
+      throw problem({
+        status: 422,
+        code: 'unknown_group',
+        title: 'Unprocessable Content',
+        detail: 'Some groups do not exist or are not visible to you; nothing was shared',
+        errors: missing,
+      });
+    }
+    return found;
   }
 
   /** The view must be of a definition this session can see (the list /bff/definitions gives). */
@@ -138,11 +266,7 @@ export function savedViewsHandlers(deps: {
     session: SessionRecord,
     input: { recordType: string; alias: string },
   ): Promise<void> {
-    const region = config.regions.find((r) => r.id === session.region);
-    if (!region) {
-      await deps.sessions.destroy(session.idHash);
-      throw unauthenticated(true);
-    }
+    const region = await regionOf(session);
     let definitions: Definition[];
     try {
       definitions = await sessionDefinitions({ workspace, api }, session, region, c.req.raw.signal);
@@ -170,8 +294,59 @@ export function savedViewsHandlers(deps: {
         ownerOf(session),
         recordType && alias ? { recordType, alias } : undefined,
       );
-      const reply: SavedViewList = { items: rows.map(toView) };
+      const reply: SavedViewList = { items: await ownViews(rows) };
       return c.json(reply, 200, noStore);
+    },
+
+    listShared: async (c: Context<AppEnv>) => {
+      const session = sessionOf(c);
+      const query = ListViewsQuerySchema.safeParse(c.req.query());
+      if (!query.success) throw validationProblem(query.error.issues);
+      const { recordType, alias } = query.data;
+      const groups = await myGroups(c, session);
+      const rows = await shares.visible(
+        ownerOf(session),
+        groups,
+        recordType && alias ? { definition: { recordType, alias } } : {},
+      );
+      const unavailable = groupSharingUnavailable(session);
+      const reply: SharedViewList = {
+        items: rows.map(sharedView),
+        groupSharing: unavailable ? { available: false, reason: unavailable } : { available: true },
+      };
+      return c.json(reply, 200, noStore);
+    },
+
+    share: async (c: Context<AppEnv>) => {
+      const session = sessionOf(c);
+      const row = await owned(c);
+      const parsed = ViewSharesInputSchema.safeParse(await readJsonBody(c));
+      if (!parsed.success) throw validationProblem(parsed.error.issues);
+      const groups = await checkGroups(c, session, parsed.data.groups);
+      const result = await shares.replace(
+        ownerOf(session),
+        row,
+        { everyone: parsed.data.everyone, groups },
+        sharerName(session.user),
+        clock.now(),
+      );
+      if (result === 'too_many') {
+        throw problem({
+          status: 422,
+          code: 'too_many_shared_views',
+          title: 'Unprocessable Content',
+          detail: `At most ${MAX_SHARED_VIEWS_PER_USER} of your views can be shared; unshare one first`,
+          errors: [{ field: 'everyone', message: 'Too many shared views' }],
+        });
+      }
+      return c.json({ ...toView(row), shares: sharesOf(result) }, 200, noStore);
+    },
+
+    unshare: async (c: Context<AppEnv>) => {
+      const session = sessionOf(c);
+      const row = await owned(c);
+      await shares.replace(ownerOf(session), row, { everyone: false, groups: [] }, '', clock.now());
+      return c.json({ ...toView(row), shares: sharesOf([]) }, 200, noStore);
     },
 
     create: async (c: Context<AppEnv>) => {
@@ -208,10 +383,29 @@ export function savedViewsHandlers(deps: {
       if (result === 'per_user') {
         throw tooMany(`At most ${MAX_VIEWS_PER_USER} saved views in all; delete one first`);
       }
-      return c.json(toView(result), 201, { ...noStore, location: `/bff/views/${result.id}` });
+      return c.json({ ...toView(result), shares: sharesOf([]) }, 201, {
+        ...noStore,
+        location: `/bff/views/${result.id}`,
+      });
     },
 
-    get: async (c: Context<AppEnv>) => c.json(toView(await owned(c)), 200, noStore),
+    /** Own views, and views shared with the session; any other id is a 404 (never a 403). */
+    get: async (c: Context<AppEnv>) => {
+      const session = sessionOf(c);
+      const id = c.req.param('id') ?? '';
+      const own = await views.findOwned(ownerOf(session), id);
+      if (own) return c.json(await ownView(own), 200, noStore);
+      if (!UUID.test(id)) throw notFound();
+      // Only the groups this view is shared with are asked about: an id shared with nobody
+      // costs no upstream call, and answers exactly like one that never existed.
+      const audience = await shares.audienceOf(ownerOf(session), id);
+      const groups = audience.filter((g) => g !== EVERYONE);
+      const readable =
+        audience.includes(EVERYONE) || (await myGroups(c, session, groups)).length > 0;
+      const [row] = readable ? await shares.visible(ownerOf(session), groups, { id }) : [];
+      if (!row) throw notFound();
+      return c.json(sharedView(row), 200, noStore);
+    },
 
     update: async (c: Context<AppEnv>) => {
       const session = sessionOf(c);
@@ -241,7 +435,7 @@ export function savedViewsHandlers(deps: {
       if (viewBytes(name, search) > MAX_VIEW_BYTES) throw tooBig();
       try {
         const updated = await views.update(row.id, { name, search }, clock.now());
-        return c.json(toView(updated), 200, noStore);
+        return c.json(await ownView(updated), 200, noStore);
       } catch (error) {
         if (isUniqueViolation(error) && patch.name !== undefined) throw nameTaken(patch.name);
         throw error;
@@ -259,7 +453,7 @@ export function savedViewsHandlers(deps: {
       const row = await owned(c);
       try {
         const updated = await views.setDefault(ownerOf(session), row);
-        return c.json(toView(updated), 200, noStore);
+        return c.json(await ownView(updated), 200, noStore);
       } catch (error) {
         if (isUniqueViolation(error)) {
           throw problem({
@@ -275,7 +469,7 @@ export function savedViewsHandlers(deps: {
 
     clearDefault: async (c: Context<AppEnv>) => {
       const row = await owned(c);
-      return c.json(toView(await views.clearDefault(row.id)), 200, noStore);
+      return c.json(await ownView(await views.clearDefault(row.id)), 200, noStore);
     },
   };
 }

@@ -16,7 +16,9 @@ import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
+import { groupMembership } from './group-membership.ts';
 import { savedViewsHandlers } from './saved-views.handlers.ts';
+import { viewSharesStore } from './saved-views.shares.ts';
 import { MAX_VIEW_BYTES, savedViewsStore } from './saved-views.store.ts';
 
 /**
@@ -33,7 +35,12 @@ export function createSavedViewsRouter(deps: {
   workspace: WorkspaceStore;
   api: SessionApi;
 }) {
-  const handlers = savedViewsHandlers({ ...deps, views: savedViewsStore(deps.db) });
+  const handlers = savedViewsHandlers({
+    ...deps,
+    views: savedViewsStore(deps.db),
+    shares: viewSharesStore(deps.db),
+    membership: groupMembership(deps),
+  });
   const router = createRouter();
   const limit = jsonBodyLimit(MAX_VIEW_BYTES);
   // `/views/*` also matches `/views` itself: one registration covers the list and every view.
@@ -41,10 +48,14 @@ export function createSavedViewsRouter(deps: {
 
   router.get('/views', handlers.list);
   router.post('/views', limit, handlers.create);
+  // Before `/views/:id`: `shared` is no view id.
+  router.get('/views/shared', handlers.listShared);
   router.get('/views/:id', handlers.get);
   router.put('/views/:id', limit, handlers.update);
   router.delete('/views/:id', handlers.remove);
   router.put('/views/:id/default', handlers.setDefault);
   router.delete('/views/:id/default', handlers.clearDefault);
+  router.put('/views/:id/shares', limit, handlers.share);
+  router.delete('/views/:id/shares', handlers.unshare);
   return router;
 }

@@ -21,7 +21,8 @@ export const MAX_VIEWS_PER_USER = 500;
 /** A view's stored text (name, filter, sort, columns as JSON) at most: the request body limit. */
 export const MAX_VIEW_BYTES = 16 * 1024;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A view id: anything else is not found without asking the store. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the `search` jsonb column holds. */
 const StoredSearchSchema = z.object({
