@@ -2,7 +2,7 @@
 // command palette. Views live in the BFF's own store, per user and region.
 import { queryOptions } from '@tanstack/react-query';
 
-import type { RecordType, SavedView } from '@wsc/api-client';
+import type { RecordType, SavedView, ViewSharesInput } from '@wsc/api-client';
 
 import { bff } from '@/lib/bff.ts';
 
@@ -25,6 +25,52 @@ export function savedViewsQueryOptions() {
     queryFn: async ({ signal }) => (await bff.savedViews.list(undefined, { signal })).items,
     staleTime: 60_000,
   });
+}
+
+/**
+ * Other people's views shared with the signed-in user (read-only), and whether views shared with
+ * a group can reach them. Under the same key prefix as the own views, so one invalidation
+ * refreshes both.
+ *
+ * @example
+ * const { data } = useQuery(sharedViewsQueryOptions());
+ */
+export function sharedViewsQueryOptions() {
+  return queryOptions({
+    queryKey: ['saved-views', 'shared'],
+    queryFn: ({ signal }) => bff.savedViews.shared(undefined, { signal }),
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * `PUT /bff/views/:id/shares`: who else may read the view (replaces what was there).
+ *
+ * @example
+ * await shareSavedView(view.id, { everyone: true, groups: [] });
+ */
+export function shareSavedView(id: string, input: ViewSharesInput) {
+  return bff.savedViews.share(id, input);
+}
+
+/**
+ * `DELETE /bff/views/:id/shares`: the view is private again.
+ *
+ * @example
+ * await unshareSavedView(view.id);
+ */
+export function unshareSavedView(id: string) {
+  return bff.savedViews.unshare(id);
+}
+
+/**
+ * Whether an own view is shared with anyone.
+ *
+ * @example
+ * isShared(view); // true when shared with everyone or a group
+ */
+export function isShared(view: SavedView): boolean {
+  return Boolean(view.shares && (view.shares.everyone || view.shares.groups.length > 0));
 }
 
 /**

@@ -3,11 +3,13 @@ import {
   Bookmark,
   BookmarkPlus,
   ChevronDown,
+  Copy,
   Link2,
   Pencil,
   Save,
   Star,
   Trash2,
+  Users,
 } from 'lucide-react';
 import { useId, useState } from 'react';
 
@@ -39,10 +41,12 @@ import {
   deleteSavedView,
   savedViewsQueryOptions,
   setDefaultView,
+  sharedViewsQueryOptions,
   updateSavedView,
 } from '@/lib/saved-views.ts';
 
 import { sameViewState, viewStateOf } from '../lib/view-state.ts';
+import { ShareViewDialog } from './share-view-dialog.tsx';
 
 export interface ViewControlsProps {
   recordType: RecordType;
@@ -57,18 +61,27 @@ export interface ViewControlsProps {
   onViewChange: (viewId: string | undefined) => void;
 }
 
-type NameDialog = { mode: 'create' } | { mode: 'rename'; view: SavedView } | null;
+type NameDialog =
+  | { mode: 'create' }
+  | { mode: 'rename'; view: SavedView }
+  | { mode: 'copy'; view: SavedView }
+  | null;
 
 /**
  * The records page's view controls: which saved view is open (and whether the list has drifted
- * from it), "Save view", and a menu to update, rename, make default, copy the link or delete.
+ * from it), "Save view", and a menu to update, rename, make default, share, copy the link or
+ * delete. A view someone shared with the user is read-only: its menu offers "Save a copy…" and
+ * the link, and says who shared it.
  */
 export function ViewControls({ recordType, alias, search, onViewChange }: ViewControlsProps) {
   const queryClient = useQueryClient();
   const views = useQuery(savedViewsQueryOptions());
-  const current = views.data?.find(
-    (v) => v.id === search.view && v.recordType === recordType && v.alias === alias,
-  );
+  const shared = useQuery(sharedViewsQueryOptions());
+  const isCurrent = (v: SavedView) =>
+    v.id === search.view && v.recordType === recordType && v.alias === alias;
+  const current = views.data?.find(isCurrent) ?? shared.data?.items.find(isCurrent);
+  const readOnly = current?.sharedBy !== undefined;
+  const [sharing, setSharing] = useState(false);
   const state = viewStateOf(search);
   const modified = current !== undefined && !sameViewState(viewStateOf(current), state);
   const [dialog, setDialog] = useState<NameDialog>(null);
@@ -129,6 +142,9 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
               <Bookmark aria-hidden="true" />
               <span className="max-w-[24ch] truncate">{current.name}</span>
               {current.isDefault && <Star aria-hidden="true" className="fill-current" />}
+              {readOnly && (
+                <span className="text-muted-foreground text-xs">· by {current.sharedBy}</span>
+              )}
               {modified && (
                 <span className="text-muted-foreground text-xs" data-testid="view-modified">
                   (modified)
@@ -137,25 +153,46 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
               <ChevronDown aria-hidden="true" />
             </Button>
           </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
-            <DropdownMenuItem disabled={!modified || save.isPending} onSelect={() => save.mutate()}>
-              <Save aria-hidden="true" /> Save changes to view
-            </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => setDialog({ mode: 'rename', view: current })}>
-              <Pencil aria-hidden="true" /> Rename…
-            </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => makeDefault.mutate(current)}>
-              <Star aria-hidden="true" />
-              {current.isDefault ? 'Stop opening by default' : 'Open by default'}
-            </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => void copyLink()}>
-              <Link2 aria-hidden="true" /> Copy link
-            </DropdownMenuItem>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem onSelect={() => setConfirmDelete(true)}>
-              <Trash2 aria-hidden="true" /> Delete view…
-            </DropdownMenuItem>
-          </DropdownMenuContent>
+          {readOnly ? (
+            <DropdownMenuContent align="end">
+              <p className="text-muted-foreground px-2 py-1.5 text-xs" data-testid="view-shared-by">
+                Shared by {current.sharedBy} · read-only
+              </p>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem onSelect={() => setDialog({ mode: 'copy', view: current })}>
+                <Copy aria-hidden="true" /> Save a copy…
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => void copyLink()}>
+                <Link2 aria-hidden="true" /> Copy link
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          ) : (
+            <DropdownMenuContent align="end">
+              <DropdownMenuItem
+                disabled={!modified || save.isPending}
+                onSelect={() => save.mutate()}
+              >
+                <Save aria-hidden="true" /> Save changes to view
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => setDialog({ mode: 'rename', view: current })}>
+                <Pencil aria-hidden="true" /> Rename…
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => makeDefault.mutate(current)}>
+                <Star aria-hidden="true" />
+                {current.isDefault ? 'Stop opening by default' : 'Open by default'}
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => setSharing(true)}>
+                <Users aria-hidden="true" /> Share…
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => void copyLink()}>
+                <Link2 aria-hidden="true" /> Copy link
+              </DropdownMenuItem>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem onSelect={() => setConfirmDelete(true)}>
+                <Trash2 aria-hidden="true" /> Delete view…
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          )}
         </DropdownMenu>
       )}
       <Button variant="outline" size="sm" onClick={() => setDialog({ mode: 'create' })}>
@@ -165,14 +202,21 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
 
       {dialog && (
         <ViewNameDialog
-          key={dialog.mode === 'rename' ? dialog.view.id : 'create'}
-          title={dialog.mode === 'create' ? 'Save view' : 'Rename view'}
-          initialName={dialog.mode === 'rename' ? dialog.view.name : ''}
+          key={dialog.mode === 'create' ? 'create' : `${dialog.mode}-${dialog.view.id}`}
+          title={DIALOG_TITLES[dialog.mode]}
+          initialName={
+            dialog.mode === 'rename'
+              ? dialog.view.name
+              : dialog.mode === 'copy'
+                ? `${dialog.view.name} (copy)`.slice(0, 80)
+                : ''
+          }
           onClose={() => setDialog(null)}
           onSubmit={async (name) => {
             if (dialog.mode === 'rename') {
               await updateSavedView(dialog.view.id, { name });
             } else {
+              // A copy keeps what the list shows now: the shared view, with any changes made.
               const view = await createSavedView({ name, recordType, alias, ...state });
               onViewChange(view.id);
             }
@@ -181,6 +225,10 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
             setDialog(null);
           }}
         />
+      )}
+
+      {sharing && current && !readOnly && (
+        <ShareViewDialog view={current} onClose={() => setSharing(false)} onChanged={refresh} />
       )}
 
       <Dialog open={confirmDelete && current !== undefined} onOpenChange={setConfirmDelete}>
@@ -214,6 +262,8 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
     </div>
   );
 }
+
+const DIALOG_TITLES = { create: 'Save view', rename: 'Rename view', copy: 'Save a copy' };
 
 /** Asks for a view's name; a taken name (409) or a bad filter (400) shows under the field. */
 function ViewNameDialog({
@@ -261,8 +311,8 @@ function ViewNameDialog({
           <DialogHeader>
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription>
-              A view keeps this list’s filter, sort and columns. Only you see your views; share one
-              by copying its link.
+              A view keeps this list’s filter, sort and columns. Only you see your views unless you
+              share one (Share… in its menu).
             </DialogDescription>
           </DialogHeader>
           <div className="grid gap-2">
