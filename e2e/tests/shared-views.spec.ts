@@ -178,6 +178,14 @@ test.describe('shared views', () => {
       await expect(agentsViews.getByRole('link', { name: copyName })).toBeVisible();
       await expect(agent.page.getByTestId('active-filter')).toHaveText('Status==Open');
       await saveScreenshot(agent.page, 'shared-view-copied');
+      // The page's Views menu lists both, for this record type.
+      await agent.page.getByRole('button', { name: 'Views', exact: true }).click();
+      const menu = agent.page.getByRole('menu');
+      await expect(menu.getByRole('menuitem', { name: copyName, exact: true })).toBeVisible();
+      await expect(menu.getByRole('menuitem').filter({ hasText: `by ${sharer}` })).toContainText(
+        name,
+      );
+      await agent.page.keyboard.press('Escape');
 
       // The admin stops sharing: gone for the agent (a 404), the copy stays theirs.
       await openViewMenu(page, name);

@@ -47,6 +47,7 @@ import {
 
 import { sameViewState, viewStateOf } from '../lib/view-state.ts';
 import { ShareViewDialog } from './share-view-dialog.tsx';
+import { ViewsMenu } from './views-menu.tsx';
 
 export interface ViewControlsProps {
   recordType: RecordType;
@@ -135,6 +136,7 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
 
   return (
     <div className="flex items-center gap-2">
+      <ViewsMenu recordType={recordType} alias={alias} />
       {current && (
         <DropdownMenu>
           <DropdownMenuTrigger asChild>
