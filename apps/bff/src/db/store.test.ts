@@ -228,3 +228,33 @@ describe.skipIf(!postgresAvailable)('the PostgreSQL session store (BFF_DATABASE_
     }
   });
 });
+
+describe('migration 0006 over existing saved views', () => {
+  it('keeps every view private, and removes shares with their view', async () => {
+    const db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(await PGlite.create()) });
+    try {
+      await migrateTo(db as Kysely<unknown>, '0005_login_failures');
+      const { rows } = await sql<{ id: string }>`insert into saved_views
+        (user_id, region, name, record_type, alias, search, created_at, updated_at)
+        values ('u1', 'default', 'Open', 'apps', 'tickets', '{}', 1, 1) returning id`.execute(db);
+      const id = rows[0]?.id ?? '';
+      await migrateToLatest(db as Kysely<unknown>);
+      const view = await db
+        .selectFrom('saved_views')
+        .select('shared_by')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(view.shared_by).toBeNull();
+      expect(await db.selectFrom('saved_view_shares').selectAll().execute()).toEqual([]);
+
+      await db
+        .insertInto('saved_view_shares')
+        .values({ view_id: id, region: 'default', group_id: '', group_name: '', created_at: 2 })
+        .execute();
+      await db.deleteFrom('saved_views').where('id', '=', id).execute();
+      expect(await db.selectFrom('saved_view_shares').selectAll().execute()).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
