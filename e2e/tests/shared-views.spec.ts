@@ -84,6 +84,20 @@ async function openViewMenu(page: Page, name: string) {
   await page.getByRole('button', { name: `View: ${name}` }).click();
 }
 
+/** Opens the list at `url`, saves it as a view named `name` and opens its share dialog. */
+async function saveAndShare(page: Page, url: string, name: string) {
+  await page.goto(url);
+  await expect(page.getByTestId('records-status')).toContainText('loaded of');
+  await page.getByRole('button', { name: 'Save view' }).click();
+  const save = page.getByRole('dialog', { name: 'Save view' });
+  await save.getByLabel('Name').fill(name);
+  await save.getByRole('button', { name: 'Save' }).click();
+  await expect(save).toBeHidden();
+  await openViewMenu(page, name);
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  return page.getByRole('dialog', { name: `Share “${name}”` });
+}
+
 test.describe('shared views', () => {
   // Two people, several sign-ins and group changes on a shared 2-core machine.
   test.describe.configure({ timeout: 120_000 });
@@ -113,16 +127,11 @@ test.describe('shared views', () => {
     const groups = await arrangeGroups(adminApi, agentId);
     try {
       // The admin saves a view and shares it with the agent's group from the view menu.
-      await page.goto(`${tickets.url}?filter=${encodeURIComponent('Status==Open')}`);
-      await expect(page.getByTestId('records-status')).toContainText('loaded of');
-      await page.getByRole('button', { name: 'Save view' }).click();
-      const save = page.getByRole('dialog', { name: 'Save view' });
-      await save.getByLabel('Name').fill(name);
-      await save.getByRole('button', { name: 'Save' }).click();
-      await expect(save).toBeHidden();
-      await openViewMenu(page, name);
-      await page.getByRole('menuitem', { name: 'Share…' }).click();
-      const share = page.getByRole('dialog', { name: `Share “${name}”` });
+      const share = await saveAndShare(
+        page,
+        `${tickets.url}?filter=${encodeURIComponent('Status==Open')}`,
+        name,
+      );
       await share.getByRole('checkbox', { name: groups.inside.name, exact: true }).check();
       await axe('share dialog');
       await saveScreenshot(page, 'share-view-dialog');
@@ -224,15 +233,11 @@ test.describe('shared views', () => {
     await signIn(page, unlisted);
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     try {
-      await page.goto(`${tickets.url}?filter=${encodeURIComponent('Status==Open')}`);
-      await page.getByRole('button', { name: 'Save view' }).click();
-      const save = page.getByRole('dialog', { name: 'Save view' });
-      await save.getByLabel('Name').fill(name);
-      await save.getByRole('button', { name: 'Save' }).click();
-      await expect(save).toBeHidden();
-      await openViewMenu(page, name);
-      await page.getByRole('menuitem', { name: 'Share…' }).click();
-      const share = page.getByRole('dialog', { name: `Share “${name}”` });
+      const share = await saveAndShare(
+        page,
+        `${tickets.url}?filter=${encodeURIComponent('Status==Open')}`,
+        name,
+      );
       await expect(share.getByTestId('group-sharing-unavailable')).toContainText(
         'cannot verify who you are',
       );
