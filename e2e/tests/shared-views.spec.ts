@@ -9,7 +9,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 
 import type { ApiClient, Group } from '@wsc/api-client';
 
-import { expect, saveScreenshot, signIn, test } from '../fixtures.ts';
+import { expect, expectNoAxeViolations, saveScreenshot, signIn, test } from '../fixtures.ts';
 
 const CSRF = { 'X-CSRF': '1' };
 
@@ -170,6 +170,8 @@ test.describe('shared views', () => {
       await expect(agent.page.getByTestId('active-filter')).toHaveText('Status==Open');
       const viewButton = agent.page.getByRole('button', { name: `View: ${name}` });
       await expect(viewButton).toContainText(`by ${sharer}`);
+      // (With the menu closed: an open menu hides the page from assistive technology on purpose.)
+      await expectNoAxeViolations(agent.page, 'a view shared with me, and the sidebar listing it');
       await viewButton.click();
       await expect(agent.page.getByTestId('view-shared-by')).toHaveText(
         `Shared by ${sharer} · read-only`,

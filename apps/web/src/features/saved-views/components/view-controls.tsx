@@ -30,6 +30,7 @@ import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
+  DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu.tsx';
@@ -157,9 +158,9 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
           </DropdownMenuTrigger>
           {readOnly ? (
             <DropdownMenuContent align="end">
-              <p className="text-muted-foreground px-2 py-1.5 text-xs" data-testid="view-shared-by">
+              <DropdownMenuLabel className="font-normal" data-testid="view-shared-by">
                 Shared by {current.sharedBy} · read-only
-              </p>
+              </DropdownMenuLabel>
               <DropdownMenuSeparator />
               <DropdownMenuItem onSelect={() => setDialog({ mode: 'copy', view: current })}>
                 <Copy aria-hidden="true" /> Save a copy…
