@@ -5,17 +5,19 @@
 // chosen crosses the end of March, so the second request also crosses a month and a DST change.
 import type { Page } from '@playwright/test';
 
-import { expect, test } from '../fixtures.ts';
+import { expect, sentFilters, test } from '../fixtures.ts';
 
-/** The `filter` of every records list request the page sends for `listPath`. */
-function listFilters(page: Page, listPath: string): string[] {
-  const filters: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    const filter = url.searchParams.get('filter');
-    if (url.pathname === `/api/v1${listPath}` && filter !== null) filters.push(filter);
-  });
-  return filters;
+/** Opens the filter panel on the list and adds a condition on Due Date. */
+async function addDueDateCondition(page: Page) {
+  await page.getByRole('button', { name: 'Filter', exact: false }).first().click();
+  const filter = page.getByRole('region', { name: 'Filter' });
+  await filter.getByRole('button', { name: 'Condition', exact: true }).click();
+  await filter
+    .getByRole('group', { name: /^Condition on / })
+    .first()
+    .getByLabel('Field')
+    .selectOption('Due Date');
+  return { filter, row: filter.getByRole('group', { name: 'Condition on Due Date' }) };
 }
 
 /** Removes this spec's views through the BFF, whatever happened. */
@@ -42,21 +44,13 @@ test.describe('relative dates', () => {
     axe,
   }) => {
     const name = `Due last 7 days ${Date.now().toString(36)}`;
-    const sent = listFilters(page, `/${tickets.recordType}/${tickets.alias}`);
+    const sent = sentFilters(page, `/${tickets.recordType}/${tickets.alias}`);
     await page.clock.setFixedTime(SAVED_ON);
     await login('admin');
     try {
       await page.goto(tickets.url);
       await expect(page.getByRole('table')).toBeVisible();
-      await page.getByRole('button', { name: 'Filter', exact: false }).first().click();
-      const filter = page.getByRole('region', { name: 'Filter' });
-      await filter.getByRole('button', { name: 'Condition', exact: true }).click();
-      await filter
-        .getByRole('group', { name: /^Condition on / })
-        .first()
-        .getByLabel('Field')
-        .selectOption('Due Date');
-      const row = filter.getByRole('group', { name: 'Condition on Due Date' });
+      const { filter, row } = await addDueDateCondition(page);
       await row.getByLabel('Due Date value kind').selectOption({ label: 'Last N days' });
       await expect(row.getByLabel('Due Date value days')).toHaveValue('7');
       // The hint says which days that is today (en-GB: "Thu 19 Mar 2026 – Wed 25 Mar 2026").
@@ -110,20 +104,12 @@ test.describe('relative dates', () => {
     tickets,
     axe,
   }) => {
-    const sent = listFilters(page, `/${tickets.recordType}/${tickets.alias}`);
+    const sent = sentFilters(page, `/${tickets.recordType}/${tickets.alias}`);
     await page.clock.setFixedTime(SAVED_ON);
     await login('admin');
     await page.goto(tickets.url);
     await expect(page.getByRole('table')).toBeVisible();
-    await page.getByRole('button', { name: 'Filter', exact: false }).first().click();
-    const filter = page.getByRole('region', { name: 'Filter' });
-    await filter.getByRole('button', { name: 'Condition', exact: true }).click();
-    await filter
-      .getByRole('group', { name: /^Condition on / })
-      .first()
-      .getByLabel('Field')
-      .selectOption('Due Date');
-    const row = filter.getByRole('group', { name: 'Condition on Due Date' });
+    const { filter, row } = await addDueDateCondition(page);
     await row.getByLabel('Due Date value kind').selectOption({ label: 'Overdue (before now)' });
     await expect(row.getByLabel('Operator')).toHaveValue('=lt=');
     await filter.getByRole('button', { name: 'Apply filter' }).click();
