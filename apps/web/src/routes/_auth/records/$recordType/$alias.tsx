@@ -32,6 +32,7 @@ import {
   recordCountQueryOptions,
   recordKeys,
   recordSearchQueryOptions,
+  requestFilter,
 } from '@/queries/records.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
@@ -77,6 +78,7 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
           params.alias,
           deps,
           context.session.capabilities.sort,
+          definition.fields,
         ),
       );
     }
@@ -254,7 +256,8 @@ function RecordsPage() {
             selected={selected}
             allMatching={allMatching}
             total={total}
-            filter={search.filter}
+            // "All matching" runs on the dates the filter means now (relative dates resolved).
+            filter={requestFilter(search.filter, definition.fields)}
             onSelectAllMatching={() => setAllMatching(true)}
             onClear={clearSelection}
             onApplied={() => {
