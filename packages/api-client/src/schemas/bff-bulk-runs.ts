@@ -4,7 +4,7 @@
 // with them). The store never holds a secret: field values the user could read anyway, and handles.
 import { z } from 'zod';
 
-import { unstorableText, ViewAliasSchema } from './bff-saved-views.ts';
+import { ListViewsQuerySchema, unstorableText, ViewAliasSchema } from './bff-saved-views.ts';
 import { RecordTypeSchema } from './common.ts';
 
 /** Records one stored run keeps at most: a larger run runs, but cannot be undone from here. */
@@ -109,16 +109,8 @@ export const BulkRunSchema = BulkRunSummarySchema.extend({
 });
 export type BulkRun = z.infer<typeof BulkRunSchema>;
 
-/** `GET /bff/bulk-runs` query: one definition's runs, or all (give both or neither). */
-export const ListBulkRunsQuerySchema = z
-  .object({
-    recordType: RecordTypeSchema.optional(),
-    alias: ViewAliasSchema.optional(),
-  })
-  .refine((q) => (q.recordType === undefined) === (q.alias === undefined), {
-    message: 'Give both recordType and alias, or neither',
-    path: ['alias'],
-  });
+/** `GET /bff/bulk-runs` query: one definition's runs, or all (both or neither, as for views). */
+export const ListBulkRunsQuerySchema = ListViewsQuerySchema;
 export type ListBulkRunsQuery = z.input<typeof ListBulkRunsQuerySchema>;
 
 /** `GET /bff/bulk-runs`: newest first. */

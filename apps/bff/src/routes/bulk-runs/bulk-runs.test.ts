@@ -9,12 +9,14 @@ import {
   BulkRunListSchema,
   BulkRunSchema,
   BulkRunSummarySchema,
+  createBffClient,
   MAX_BULK_RUN_RECORDS,
 } from '@wsc/api-client';
 
 import type { Harness } from '../../../test/harness.ts';
 import { OTHER_CLIENT_ID, OTHER_CLIENT_SECRET } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { SESSION_COOKIE } from '../../lib/sessions.ts';
 import { BULK_RUN_TTL_MS, MAX_RUNS_PER_USER } from './bulk-runs.store.ts';
 
 let h: Harness;
@@ -272,5 +274,42 @@ describe('GET and PUT /bff/bulk-runs/{id}', () => {
     expect(await stored()).toHaveLength(1);
     await created(later, run(alias()));
     expect(await stored()).toHaveLength(0);
+  });
+});
+
+describe('createBffClient().bulkRuns', () => {
+  it('creates, lists, reads and records an undo through the console client', async () => {
+    // A fresh session: the expiry test above moved the clock a week on.
+    const cookie = await signIn();
+    const bff = createBffClient({
+      baseUrl: 'http://bff.test',
+      fetch: (input, init) => {
+        const url = new URL(String(input));
+        const headers = new Headers(init?.headers);
+        headers.set('cookie', `${SESSION_COOKIE}=${cookie}`);
+        return h.request(url.pathname + url.search, { ...init, headers });
+      },
+    });
+    const a = alias();
+    const stored = await bff.bulkRuns.create({
+      recordType: 'apps',
+      alias: a,
+      changes: { Status: 'Closed' },
+      records: [{ id: 'SUP-9', before: { Status: 'New' } }],
+    });
+    expect((await bff.bulkRuns.list({ recordType: 'apps', alias: a })).items).toEqual([stored]);
+    expect((await bff.bulkRuns.get(stored.id)).records).toEqual([
+      { id: 'SUP-9', before: { Status: 'New' } },
+    ]);
+    const undone = await bff.bulkRuns.recordUndo(stored.id, {
+      restored: 1,
+      conflicts: 0,
+      skipped: 0,
+      failed: 0,
+    });
+    expect(undone.undo?.restored).toBe(1);
+    await expect(bff.bulkRuns.get('6f1c1c2e-4b0e-4a8e-9a51-0d3c2b1a0f99')).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
