@@ -1,6 +1,7 @@
 // Undoing a bulk run in Chromium: a run is undone from its own dialog and restores the previous
-// values, while a record edited in between (straight through the API, as another person would)
-// is reported as a conflict and keeps its new value; a second run is undone after a reload from
+// values, while a record edited in between (straight through the API, as another person would:
+// before the undo's check, and between the check and the write) is reported as a conflict and
+// keeps its new value; a second run is undone after a reload from
 // "Recent bulk runs" (the BFF keeps runs for 7 days). In the hosted profile (no ETag) the check
 // compares the fields the run wrote; the result is the same.
 import type { Page } from '@playwright/test';
@@ -74,19 +75,30 @@ test.describe('bulk undo', () => {
       `${edited}Changed by someone else since the run (Status is now "Pending")`,
     );
     await axe('bulk undo preview');
+    // And another edit between the check and the restore: the write itself must not overwrite
+    // it (If-Match with the checked ETag; hosted: read again and compared before the PUT).
+    await adminApi.updateRecord(tickets.recordType, tickets.alias, third, { Status: 'On Hold' });
     await undo.getByRole('button', { name: 'Restore 2 records' }).click();
-    await expect(undo.getByTestId('bulk-summary')).toHaveText('2 restored, 1 not restored.', {
+    await expect(undo.getByTestId('bulk-summary')).toHaveText('1 restored, 2 not restored.', {
       timeout: 20_000,
     });
     const results = undo.getByRole('list', { name: 'Results per record' });
     await expect(results.getByRole('listitem')).toHaveCount(3);
-    await expect(results.getByRole('listitem').first()).toContainText(`${edited}Conflict:`);
+    await expect(results.getByRole('listitem').filter({ hasText: edited })).toContainText(
+      'Conflict: Changed by someone else since the run',
+    );
+    await expect(results.getByRole('listitem').filter({ hasText: third })).toContainText(
+      'Conflict: Changed by someone else since the check',
+    );
+    await expect(results.getByRole('listitem').filter({ hasText: first })).toContainText(
+      'Restored',
+    );
     await undo.getByRole('button', { name: 'Done' }).click();
     await expect(undo).toBeHidden();
 
     expect((await status(first)).Status).toBe('Open');
-    expect((await status(third)).Status).toBe('Open');
     expect((await status(edited)).Status).toBe('Pending');
+    expect((await status(third)).Status).toBe('On Hold');
 
     // Run 2: Severity -> High on two, then reload: the run is still there to undo.
     const second = await runBulk(page, [first, third], 'Severity', 'High');
@@ -98,17 +110,21 @@ test.describe('bulk undo', () => {
     await page.getByRole('button', { name: 'Recent bulk runs' }).click();
     const recent = page.getByRole('dialog', { name: 'Recent bulk runs' });
     const runs = recent.getByRole('list', { name: 'Recent bulk runs' });
-    // Newest first; the first run shows how its undo went.
-    await expect(runs.getByRole('listitem').first()).toContainText('Severity → High');
-    await expect(runs.getByRole('listitem').first()).toContainText('2 records');
-    await expect(runs.getByRole('listitem').nth(1)).toContainText('Status → Resolved');
-    await expect(runs.getByRole('listitem').nth(1)).toContainText('2 restored, 1 conflicts');
-    await axe('recent bulk runs');
-    await runs
+    // Both runs are listed (other specs' runs of the same user may be there too: they are told
+    // apart by what they set and how many records); the first shows how its undo went.
+    const runTwo = runs
       .getByRole('listitem')
-      .first()
-      .getByRole('button', { name: /^Undo Severity → High/ })
-      .click();
+      .filter({ hasText: 'Severity → High' })
+      .filter({ hasText: '2 records' })
+      .first();
+    const runOne = runs
+      .getByRole('listitem')
+      .filter({ hasText: 'Status → Resolved' })
+      .filter({ hasText: '3 records' })
+      .first();
+    await expect(runOne).toContainText('1 restored, 2 conflicts');
+    await axe('recent bulk runs');
+    await runTwo.getByRole('button', { name: /^Undo Severity → High/ }).click();
     const again = page.getByRole('dialog', { name: 'Undo bulk change' });
     await expect(again.getByTestId('undo-preview')).toHaveText(
       '2 records go back to the previous values.',
