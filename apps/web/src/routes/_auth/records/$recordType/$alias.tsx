@@ -17,6 +17,7 @@ import { RecordTypeSchema } from '@wsc/api-client';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { buttonVariants } from '@/components/ui/button.tsx';
 import { BulkBar } from '@/features/bulk-changes/components/bulk-bar.tsx';
+import { RecentBulkRuns } from '@/features/bulk-changes/components/recent-bulk-runs.tsx';
 import { OpenByHandle } from '@/features/records/components/open-by-handle.tsx';
 import { RecordsView } from '@/features/records/components/records-view.tsx';
 import { RecordListSearchSchema } from '@/features/records/lib/search-params.ts';
@@ -207,6 +208,15 @@ function RecordsPage() {
           >
             <ListChecks aria-hidden="true" /> Triage
           </Link>
+          <RecentBulkRuns
+            definition={definition}
+            onApplied={() => {
+              void queryClient.invalidateQueries({ queryKey: recordKeys.lists(recordType, alias) });
+              void queryClient.invalidateQueries({
+                queryKey: recordKeys.details(recordType, alias),
+              });
+            }}
+          />
         </div>
       </div>
       <RecordsView
