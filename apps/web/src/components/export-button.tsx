@@ -21,6 +21,11 @@ import { formatCount } from '@/lib/format.ts';
 
 type Format = 'csv' | 'xlsx';
 
+const FORMATS: { value: Format; label: string }[] = [
+  { value: 'csv', label: 'CSV (UTF-8, comma-separated)' },
+  { value: 'xlsx', label: 'Excel workbook (.xlsx)' },
+];
+
 type State =
   | { step: 'choose' }
   | { step: 'running'; progress: ExportProgress }
@@ -135,28 +140,19 @@ export function ExportButton({
 
           <fieldset className="grid gap-2" disabled={running}>
             <legend className="mb-1 text-sm font-medium">Format</legend>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name={formatName}
-                value="csv"
-                className="accent-primary size-4"
-                checked={format === 'csv'}
-                onChange={() => setFormat('csv')}
-              />
-              CSV (UTF-8, comma-separated)
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name={formatName}
-                value="xlsx"
-                className="accent-primary size-4"
-                checked={format === 'xlsx'}
-                onChange={() => setFormat('xlsx')}
-              />
-              Excel workbook (.xlsx)
-            </label>
+            {FORMATS.map((option) => (
+              <label key={option.value} className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name={formatName}
+                  value={option.value}
+                  className="accent-primary size-4"
+                  checked={format === option.value}
+                  onChange={() => setFormat(option.value)}
+                />
+                {option.label}
+              </label>
+            ))}
           </fieldset>
           <p className="text-muted-foreground text-xs">
             {total === undefined

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { concatBytes } from '@/testing/bytes.ts';
 import { parseCsv } from '@/testing/parse-csv.ts';
 
 import type { ExportColumn } from './cells.ts';
@@ -15,17 +16,7 @@ const COLUMNS: ExportColumn[] = [
 function encode(rows: (string | undefined)[][], columns = COLUMNS): string {
   const csv = createCsvEncoder();
   const chunks = [...csv.start(columns), ...csv.rows(rows), ...csv.finish()];
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(concat(chunks));
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(concatBytes(chunks));
 }
 
 describe('csvField', () => {

@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '@wsc/api-client';
 
+import { concatBytes } from '@/testing/bytes.ts';
+
 import type { ExportPage, ExportSource } from './run-export.ts';
 import type { ExportSink } from './sink.ts';
 import { createCsvEncoder } from './csv.ts';
@@ -57,16 +59,7 @@ function memorySink() {
   return sink;
 }
 
-const text = (chunks: Uint8Array[]) => new TextDecoder().decode(concat(chunks));
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
+const text = (chunks: Uint8Array[]) => new TextDecoder().decode(concatBytes(chunks));
 
 describe('runExport', () => {
   it('reads every page in order and writes every row, reporting progress per page', async () => {

@@ -1,4 +1,4 @@
-import { isApiError } from '@wsc/api-client';
+import { sleep as abortableSleep, isApiError } from '@wsc/api-client';
 
 import type { ExportColumn, ExportEncoder } from './cells.ts';
 import type { ExportSink } from './sink.ts';
@@ -130,22 +130,4 @@ async function fetchWithRetry(
       onWait(undefined);
     }
   }
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,6 +1,8 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 
+import { concatBytes } from '@/testing/bytes.ts';
+
 import type { ExportColumn } from './cells.ts';
 import { createXlsxEncoder, sheetName, xmlText } from './xlsx.ts';
 
@@ -25,13 +27,7 @@ function roundTrip(rows: (string | undefined)[][], pages = 1, maxSheetRows?: num
   const size = Math.ceil(rows.length / pages);
   for (let i = 0; i < rows.length; i += size) chunks.push(...xlsx.rows(rows.slice(i, i + size)));
   chunks.push(...xlsx.finish());
-  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  const files = unzipSync(bytes);
+  const files = unzipSync(concatBytes(chunks));
   const xml = (path: string) => {
     const file = files[path];
     if (!file) throw new Error(`missing ${path}`);
