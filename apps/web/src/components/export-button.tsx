@@ -103,6 +103,9 @@ export function ExportButton({
       });
       setState({ step: 'done', ...result, fileName, saved: sink.kind === 'file' });
     } catch (error) {
+      // The file is discarded (again, if the export already did: a no-op), also when the XLSX
+      // writer failed to load before anything was written.
+      await sink.abort().catch(() => undefined);
       setState(abort.signal.aborted ? { step: 'cancelled' } : { step: 'failed', error });
     } finally {
       if (controller.current === abort) controller.current = null;
