@@ -12,6 +12,7 @@ import {
   isClosedStatus,
   lastDays,
   MAX_BARS,
+  MAX_LINK_FILTER,
   openFilter,
   openStatuses,
   severityField,
@@ -116,6 +117,12 @@ describe('fieldBars', () => {
       label: 'Other values',
       filter: `Kind=in=(${values.slice(MAX_BARS - 1).join(',')})`,
     });
+  });
+  it('leaves "Other values" out when its filter would be too long for a list link', () => {
+    const values = Array.from({ length: 40 }, (_, i) => `${'Long value '.repeat(20)}${i}`);
+    const bars = fieldBars(picklist('Kind', values));
+    expect(bars.map((bar) => bar.label)).not.toContain('Other values');
+    expect(bars.every((bar) => bar.filter.length <= MAX_LINK_FILTER)).toBe(true);
   });
 });
 

@@ -7,6 +7,9 @@ import { and, eq, ge, inList, isNull, lt, serialize } from '@wsc/rsql';
 /** Bars shown per field; a picklist with more values groups the rest as "Other values". */
 export const MAX_BARS = 12;
 
+/** The longest filter a records list link keeps (its URL schema's bound, ADR 0007). */
+export const MAX_LINK_FILTER = 4096;
+
 /** The days of the created-per-day line, today included. */
 export const CREATED_DAYS = 30;
 
@@ -106,7 +109,7 @@ export interface Bar {
 
 /**
  * The bars of a picklist field: one per value (at most {@link MAX_BARS}; further values share an
- * "Other values" bar), and "Not set" last.
+ * "Other values" bar, unless its filter is too long for a link), and "Not set" last.
  *
  * @example
  * fieldBars({ name: 'Severity', type: 'PICKLIST', values: ['Low', 'High'] });
@@ -121,8 +124,10 @@ export function fieldBars(field: Field): Bar[] {
     label: value,
     filter: serialize(eq(field.name, value)),
   }));
-  if (rest.length > 0) {
-    bars.push({ label: 'Other values', filter: serialize(inList(field.name, rest)) });
+  const other = rest.length > 0 ? serialize(inList(field.name, rest)) : undefined;
+  // A list link drops a longer filter, so such a bar would open the wrong list: left out.
+  if (other !== undefined && other.length <= MAX_LINK_FILTER) {
+    bars.push({ label: 'Other values', filter: other });
   }
   bars.push({ label: 'Not set', filter: serialize(isNull(field.name)), unset: true });
   return bars;
