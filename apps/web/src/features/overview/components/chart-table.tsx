@@ -55,6 +55,7 @@ export function ChartTable({
                 '…'
               ) : (
                 <Link
+                  preload={false}
                   to="/records/$recordType/$alias"
                   params={{
                     recordType: definition.recordType as RecordType,

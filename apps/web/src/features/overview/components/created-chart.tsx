@@ -8,7 +8,7 @@ import { formatCount } from '@/lib/format.ts';
 import type { Day } from '../lib/overview-model.ts';
 import { createdPerDayQueryOptions } from '../api/overview.ts';
 import { createdBetween } from '../lib/overview-model.ts';
-import { ChartTable } from './chart-table.tsx';
+import { LazyChartTable } from './lazy-chart-table.tsx';
 
 const WIDTH = 300;
 const HEIGHT = 80;
@@ -42,6 +42,7 @@ function DayPoint({
     to: '/records/$recordType/$alias',
     params: { recordType: definition.recordType as RecordType, alias: definition.alias },
     search: { filter },
+    preload: false,
   });
   return (
     <a
@@ -111,7 +112,7 @@ export function CreatedChart({
     }));
     if (asTable) {
       body = (
-        <ChartTable
+        <LazyChartTable
           caption={caption}
           columns={['Day', 'Created']}
           rows={rows}

@@ -1,11 +1,11 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 
 import type { Definition, Field, RecordType } from '@wsc/api-client';
 
 import { formatCount } from '@/lib/format.ts';
 import { cn } from '@/lib/utils.ts';
-import { filteredCountQueryOptions } from '@/queries/record-counts.ts';
+import { filteredCountQueryOptions, filteredCountsQueryOptions } from '@/queries/record-counts.ts';
 
 import type { Bar } from '../lib/overview-model.ts';
 import {
@@ -15,7 +15,7 @@ import {
   openFilter,
   openStatuses,
 } from '../lib/overview-model.ts';
-import { ChartTable } from './chart-table.tsx';
+import { LazyChartTable } from './lazy-chart-table.tsx';
 
 /** A bar and its count, once known. */
 interface CountedBar extends Bar {
@@ -47,13 +47,15 @@ export function FieldChart({
   const bars = fieldBars(field);
   const valueBars = bars.filter((bar) => !bar.unset);
   const unsetBar = bars.find((bar) => bar.unset);
-  const counts = useQueries({
-    queries: valueBars.map((bar) =>
-      filteredCountQueryOptions(recordType, definition.alias, bar.filter),
+  const counts = useQuery(
+    filteredCountsQueryOptions(
+      recordType,
+      definition.alias,
+      valueBars.map((bar) => bar.filter),
     ),
-  });
-  const known = counts.every((query) => typeof query.data === 'number');
-  const sum = counts.reduce((acc, query) => acc + (query.data ?? 0), 0);
+  );
+  const known = counts.data?.every((count) => typeof count === 'number') ?? false;
+  const sum = counts.data?.reduce<number>((acc, count) => acc + (count ?? 0), 0) ?? 0;
   const missing = known && total !== null ? total - sum : 0;
   const unset = useQuery({
     ...filteredCountQueryOptions(recordType, definition.alias, unsetBar?.filter ?? ''),
@@ -62,7 +64,7 @@ export function FieldChart({
 
   const rows: CountedBar[] = valueBars.map((bar, index) => ({
     ...bar,
-    count: counts[index]?.data,
+    count: counts.data?.[index],
     closed: status && isClosedStatus(bar.label),
   }));
   if (unsetBar && missing > 0) rows.push({ ...unsetBar, count: unset.data, closed: false });
@@ -80,8 +82,8 @@ export function FieldChart({
             .filter((row) => !row.unset && openValues.includes(row.label))
             .reduce((acc, row) => acc + (row.count ?? 0), 0),
         };
-  const failed = counts.find((query) => query.isError) ?? (unset.isError ? unset : undefined);
-  const noTotals = counts.some((query) => query.data === null);
+  const failed = counts.isError || unset.isError;
+  const noTotals = counts.data?.some((count) => count === null) ?? false;
   const max = Math.max(1, ...rows.map((row) => row.count ?? 0));
   const captionId = `chart-${definition.recordType}-${definition.alias}-${field.name}`.replace(
     /[^\w-]/g,
@@ -100,7 +102,7 @@ export function FieldChart({
     );
   } else if (asTable) {
     body = (
-      <ChartTable
+      <LazyChartTable
         caption={caption}
         columns={[field.name, 'Records']}
         rows={rows.map((row) => ({
@@ -117,7 +119,9 @@ export function FieldChart({
       <ul className="grid content-start gap-1" aria-labelledby={captionId}>
         {rows.map((row) => (
           <li key={row.label}>
+            {/* No preload on hover: a pointer crossing the bars would load a 100-record page per bar. */}
             <Link
+              preload={false}
               to="/records/$recordType/$alias"
               params={{ recordType, alias: definition.alias }}
               search={{ filter: row.filter }}
@@ -179,6 +183,7 @@ export function FieldChart({
       {status && open !== undefined && known && !failed && !noTotals ? (
         <p className="text-sm">
           <Link
+            preload={false}
             to="/records/$recordType/$alias"
             params={{ recordType, alias: definition.alias }}
             search={{ filter: open.filter }}

@@ -49,6 +49,7 @@ export function OldestOpen({
       <p className="text-muted-foreground text-sm" data-testid="oldest-unavailable">
         {query.data.reason}{' '}
         <Link
+          preload={false}
           to="/records/$recordType/$alias"
           params={{ recordType, alias: definition.alias }}
           search={{ filter: openFilter }}
@@ -84,6 +85,7 @@ export function OldestOpen({
               <li key={id ?? index} data-testid="oldest-open">
                 {id ? (
                   <Link
+                    preload={false}
                     to="/records/$recordType/$alias/$id"
                     params={{ recordType, alias: definition.alias, id }}
                     search={{}}
