@@ -73,7 +73,9 @@ export function createdPerDayQueryOptions(definition: Definition, field: string,
       const filter = createdBetween(field, from, to);
       const window = await search(definition, { filter, first: 1, signal });
       const total = window.total;
-      if (total === 0) return { kind: 'counts', counts: days.map(() => 0), total, method: 'rows' };
+      if (total !== undefined && total <= 0) {
+        return { kind: 'counts', counts: days.map(() => 0), total: 0, method: 'rows' };
+      }
       if (total === undefined || total <= CREATED_ROWS_LIMIT) {
         const page = await search(definition, {
           filter,

@@ -174,7 +174,7 @@ export function CreatedChart({
   }
 
   return (
-    <figure className="grid gap-2" aria-labelledby={captionId}>
+    <figure className="grid content-start gap-2" aria-labelledby={captionId}>
       <figcaption id={captionId} className="text-muted-foreground text-xs font-medium">
         <span className="sr-only">{definition.name}: </span>Created per day, last {days.length} days
         {query.data?.kind === 'counts' ? ` (${formatCount(query.data.total)} in all)` : null}

@@ -151,9 +151,7 @@ export function FieldChart({
                   )}
                   x="0"
                   y="0"
-                  width={
-                    row.count === undefined || row.count === null ? 0 : (100 * row.count) / max
-                  }
+                  width={Math.max(0, (100 * (row.count ?? 0)) / max)}
                   height="10"
                   rx="1"
                 />
@@ -173,7 +171,7 @@ export function FieldChart({
     <figure
       className="grid content-start gap-2"
       aria-labelledby={captionId}
-      aria-busy={!known || undefined}
+      aria-busy={counts.isPending || unset.isLoading || undefined}
     >
       <figcaption id={captionId} className="text-muted-foreground text-xs font-medium">
         <span className="sr-only">{definition.name}: </span>By {field.name.toLowerCase()}

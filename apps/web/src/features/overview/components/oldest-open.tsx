@@ -115,7 +115,7 @@ export function OldestOpen({
   }
 
   return (
-    <section className="grid gap-2" aria-labelledby={headingId}>
+    <section className="grid content-start gap-2" aria-labelledby={headingId}>
       <h3 id={headingId} className="text-muted-foreground text-xs font-medium">
         <span className="sr-only">{definition.name}: </span>Oldest open
       </h3>

@@ -83,6 +83,8 @@ describe('OverviewCharts', () => {
         screen.getAllByText('This service sends no totals, so there is nothing to count.'),
       ).toHaveLength(2),
     );
+    // Nothing is left marked busy: the answer is in, it just has no numbers.
+    expect(document.querySelectorAll('[aria-busy="true"]')).toHaveLength(0);
   });
 
   it('shows a lock instead of charts where the service refuses the records', async () => {
