@@ -146,6 +146,21 @@ export function definitionByHandle(definitions: Definition[], handle: string): D
   return definition;
 }
 
+/**
+ * Every `filter` the console sends for a records list (`listPath`, e.g. `/apps/support-tickets`),
+ * as the request URL carries it: in the hosted profile the console rewrites filters into the
+ * published dialect before they leave, and relative dates leave as dates (ADR 0017).
+ */
+export function sentFilters(page: Page, listPath: string): string[] {
+  const filters: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const filter = url.searchParams.get('filter');
+    if (url.pathname === `/api/v1${listPath}` && filter !== null) filters.push(filter);
+  });
+  return filters;
+}
+
 /** The definitions the admin's console reads: `GET /bff/definitions`, in either profile. */
 async function consoleDefinitions(
   request: APIRequest,

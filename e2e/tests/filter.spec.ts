@@ -1,20 +1,4 @@
-import type { Page } from '@playwright/test';
-
-import { expect, saveScreenshot, test } from '../fixtures.ts';
-
-/**
- * Every `filter` the console sends for a records list, as the request URL carries it: in the
- * hosted profile the console rewrites filters into the published dialect before they leave.
- */
-function sentFilters(page: Page, listPath: string): string[] {
-  const filters: string[] = [];
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    const filter = url.searchParams.get('filter');
-    if (url.pathname === `/api/v1${listPath}` && filter !== null) filters.push(filter);
-  });
-  return filters;
-}
+import { expect, saveScreenshot, sentFilters, test } from '../fixtures.ts';
 
 test.describe('filter builder', () => {
   test('build a nested filter, see its RSQL, apply it; the link reproduces builder and results', async ({

@@ -24,6 +24,7 @@ import { workspaceStore } from './lib/workspace-store.ts';
 import { bodyGuard } from './middlewares/body-limit.ts';
 import { requestDeadline } from './middlewares/request-deadline.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
+import { createBulkRunsRouter } from './routes/bulk-runs/bulk-runs.index.ts';
 import { createDefinitionsRouter } from './routes/definitions/definitions.index.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
 import { createOpenApiRouter } from './routes/openapi/openapi.index.ts';
@@ -132,6 +133,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     '/bff',
     createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api }),
   );
+  app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock }));
   app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
   app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
   app.route(

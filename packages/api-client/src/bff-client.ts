@@ -4,6 +4,11 @@
 // same ApiError the console already narrows.
 import type { CallOptions } from './client/transport.ts';
 import type {
+  BulkUndoResult,
+  CreateBulkRunInput,
+  ListBulkRunsQuery,
+} from './schemas/bff-bulk-runs.ts';
+import type {
   CreateViewInput,
   ListViewsQuery,
   UpdateViewInput,
@@ -12,6 +17,7 @@ import type { LoginInput, SampleInput } from './schemas/bff.ts';
 import type { RecordType } from './schemas/common.ts';
 import type { Definition } from './schemas/records.ts';
 import { createTransport, path } from './client/transport.ts';
+import { BulkRunListSchema, BulkRunSchema, BulkRunSummarySchema } from './schemas/bff-bulk-runs.ts';
 import { SavedViewListSchema, SavedViewSchema } from './schemas/bff-saved-views.ts';
 import {
   BffConfigSchema,
@@ -107,6 +113,38 @@ export function createBffClient(options: BffClientOptions = {}) {
             signal: opts?.signal,
           },
           SavedViewSchema,
+        ),
+    },
+
+    bulkRuns: {
+      /** `GET /bff/bulk-runs`: the user's runs of the last 7 days (one definition's, or all), newest first. */
+      list: (query?: ListBulkRunsQuery, opts?: CallOptions) =>
+        json(
+          { method: 'GET', path: '/bff/bulk-runs', query, signal: opts?.signal },
+          BulkRunListSchema,
+        ),
+      /** `GET /bff/bulk-runs/{id}`: with every record's previous values; 404 once expired. */
+      get: (id: string, opts?: CallOptions) =>
+        json(
+          { method: 'GET', path: path`/bff/bulk-runs/${id}`, signal: opts?.signal },
+          BulkRunSchema,
+        ),
+      /** `POST /bff/bulk-runs` -> 201: keep a run's previous values before it writes. */
+      create: (input: CreateBulkRunInput, opts?: CallOptions) =>
+        json(
+          { method: 'POST', path: '/bff/bulk-runs', json: input, signal: opts?.signal },
+          BulkRunSummarySchema,
+        ),
+      /** `PUT /bff/bulk-runs/{id}/undo`: records how an undo of the run went. */
+      recordUndo: (id: string, result: BulkUndoResult, opts?: CallOptions) =>
+        json(
+          {
+            method: 'PUT',
+            path: path`/bff/bulk-runs/${id}/undo`,
+            json: result,
+            signal: opts?.signal,
+          },
+          BulkRunSummarySchema,
         ),
     },
 

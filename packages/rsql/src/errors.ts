@@ -10,6 +10,7 @@ export type RsqlErrorCode =
   | 'TOO_DEEP'
   | 'TOO_MANY_COMPARISONS'
   | 'NOT_IN_DIALECT'
+  | 'INVALID_RELATIVE_DATE'
   | 'EMPTY';
 
 /**

@@ -23,6 +23,21 @@ export {
 } from './operators.ts';
 export type { Dialect, ParseOptions } from './parser.ts';
 export { DEFAULT_PARSE_OPTIONS, parse } from './parser.ts';
+export type {
+  FieldTypeOf,
+  RelativeClock,
+  RelativeDate,
+  ResolvedRange,
+} from './relative-dates.ts';
+export {
+  checkRelativeDates,
+  describeRelativeDate,
+  formatRelativeDate,
+  isRelativeDateText,
+  parseRelativeDate,
+  resolveRelativeDate,
+  resolveRelativeDates,
+} from './relative-dates.ts';
 export type { SerializeOptions } from './serialize.ts';
 export { serialize, stripSpans } from './serialize.ts';
 export {

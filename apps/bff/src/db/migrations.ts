@@ -109,6 +109,38 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('login_failures_at').on('login_failures').column('at').execute();
     },
   },
+  // Bulk runs: what a bulk change wrote and each record's previous values, per owner and region,
+  // kept 7 days so the console can undo a run after a reload (routes/bulk-runs). Records live in
+  // one jsonb value per run: written once, read whole, bounded by the route (5,000 records, 1 MiB).
+  '0007_bulk_runs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('bulk_runs')
+        .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('record_type', 'text', (c) => c.notNull())
+        .addColumn('alias', 'text', (c) => c.notNull())
+        .addColumn('changes', 'jsonb', (c) => c.notNull())
+        .addColumn('records', 'jsonb', (c) => c.notNull())
+        .addColumn('record_count', 'integer', (c) => c.notNull())
+        .addColumn('undo', 'jsonb')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('bulk_runs_owner')
+        .on('bulk_runs')
+        .columns(['user_id', 'region', 'created_at'])
+        .execute();
+      // The purge deletes by absolute expiry.
+      await db.schema
+        .createIndex('bulk_runs_expires_at')
+        .on('bulk_runs')
+        .column('expires_at')
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

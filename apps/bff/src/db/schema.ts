@@ -71,10 +71,29 @@ export type LoginFailuresTable = {
   at: Millis;
 };
 
+/** Bulk runs kept for undo, per owner and region, 7 days (migration 0007). */
+export type BulkRunsTable = {
+  id: Generated<string>;
+  user_id: string;
+  region: string;
+  record_type: string;
+  alias: string;
+  /** The values the run wrote (field -> text). */
+  changes: ColumnType<unknown, string, string>;
+  /** `[{ id, before }]`: each record's values of those fields before the run. */
+  records: ColumnType<unknown, string, string>;
+  record_count: number;
+  /** How the last undo went (`{ at, restored, conflicts, skipped, failed }`), or null. */
+  undo: ColumnType<unknown, string | null, string | null>;
+  created_at: Millis;
+  expires_at: Millis;
+};
+
 export type BffDatabase = {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   saved_views: SavedViewsTable;
   user_preferences: UserPreferencesTable;
   workspace_definitions: WorkspaceDefinitionsTable;
+  bulk_runs: BulkRunsTable;
 };

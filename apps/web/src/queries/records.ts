@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 
-import type { RecordType } from '@wsc/api-client';
+import type { Field, RecordType } from '@wsc/api-client';
+import { isRsqlError, parse, resolveRelativeDates, serialize } from '@wsc/rsql';
 
 import { api } from '@/lib/api.ts';
 
@@ -53,21 +54,54 @@ export const recordKeys = {
     ['related-items', record.recordType, record.alias, record.id] as const,
 };
 
+/** The fields a filter is read against: names and types, enough to resolve relative dates. */
+export type FilterFieldTypes = readonly Pick<Field, 'name' | 'type'>[];
+
+/**
+ * The filter as the API gets it: relative dates (`{today}`, `{last7d}`, `{now}`, ADR 0017)
+ * resolved at `now` in the viewer's time zone: dates on DATE fields, UTC instants on DATETIME
+ * fields. The URL, the cache key and saved views keep the relative text; only requests carry the
+ * dates. Text that does not parse, or whose relative dates are invalid, goes as it is, so that
+ * the API's 400 names the problem as for any other bad filter.
+ *
+ * @example
+ * requestFilter('Due Date=={last7d}', definition.fields); // 'Due Date=ge=2026-03-05;Due Date=le=2026-03-11'
+ */
+export function requestFilter(
+  filter: string | undefined,
+  fields: FilterFieldTypes,
+  now: Date = new Date(),
+): string | undefined {
+  if (!filter?.includes('{')) return filter || undefined;
+  try {
+    const node = parse(filter);
+    const types = new Map(fields.map((f) => [f.name, f.type]));
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const resolved = resolveRelativeDates(node, (name) => types.get(name), { now, timeZone });
+    return resolved === node ? filter : serialize(resolved);
+  } catch (error) {
+    if (isRsqlError(error)) return filter;
+    throw error;
+  }
+}
+
 /**
  * Cursor-paged record search, the one records list of the console: the table (pages start at the
  * URL's cursor, "Load more" follows each page's `end_cursor`) and the triage queue (from the first
  * page) read it, so entering triage from the list reuses its pages. `serverSort` false (the hosted
  * API has no `sort`): the sort stays out of the request and out of the cache key (the rows come in
- * the server's order), so changing it does not reload.
+ * the server's order), so changing it does not reload. Relative dates in the filter are
+ * resolved against `fields` each time a page is fetched ({@link requestFilter}).
  *
  * @example
- * const query = useSuspenseInfiniteQuery(recordSearchQueryOptions('apps', 'support-tickets', search, true));
+ * const query = useSuspenseInfiniteQuery(recordSearchQueryOptions('apps', 'support-tickets', search, true, definition.fields));
  */
 export function recordSearchQueryOptions(
   recordType: RecordType,
   alias: string,
   params: RecordSearchParams,
   serverSort: boolean,
+  fields: FilterFieldTypes,
 ) {
   const { filter, cursor } = params;
   const sort = serverSort ? params.sort : undefined;
@@ -75,7 +109,7 @@ export function recordSearchQueryOptions(
     queryKey: recordKeys.list(recordType, alias, { filter, sort, cursor }),
     queryFn: ({ pageParam, signal }) =>
       api.searchRecords(recordType, alias, {
-        filter: filter || undefined,
+        filter: requestFilter(filter, fields),
         sort: sort || undefined,
         first: RECORDS_PAGE_SIZE,
         after: pageParam,

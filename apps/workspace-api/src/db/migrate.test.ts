@@ -33,6 +33,15 @@ describe.skipIf(!url)('migrations in a schema (PostgreSQL)', () => {
       await isolated.close();
       expect(rows[0]?.n).toBe(3);
     } finally {
+      // pool.end() resolves before its sockets have closed: wait for the server to see them go, so
+      // the drop terminates no connection (a client ending while its backend is killed emits an
+      // error nobody is listening to any more).
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where datname = ${name}`.execute(admin.db);
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.db);
       await admin.close();
     }

@@ -1,4 +1,5 @@
 import { X } from 'lucide-react';
+import { Fragment } from 'react';
 
 import type { Field } from '@wsc/api-client';
 
@@ -10,6 +11,7 @@ import { cn } from '@/lib/utils.ts';
 import type { FilterField } from './filter-field.ts';
 import type { FilterCondition } from './filter-model.ts';
 import type { OperatorChoice } from './operators.ts';
+import { DateValueEditor } from './date-value-editor.tsx';
 import { operatorDefault } from './filter-field.ts';
 import { isComplete, operatorChoiceOf, withOperator } from './filter-model.ts';
 import { ManyValuesEditor } from './many-values-editor.tsx';
@@ -40,6 +42,8 @@ export function ConditionEditor({
   const valueField: Field = { ...field, required: false };
   const display = field.label ?? field.name;
   const label = `${display} value`;
+  // Dates and times also take relative values ("last 7 days"), which stay relative (ADR 0017).
+  const dated = field.type === 'DATE' || field.type === 'DATETIME';
 
   function setField(name: string) {
     const next = fields.find((f) => f.name === name);
@@ -92,7 +96,18 @@ export function ConditionEditor({
       </NativeSelect>
       <div className="min-w-0">
         {arity === 'none' && <span className="sr-only">No value needed</span>}
-        {arity === 'one' && (
+        {arity === 'one' && dated && (
+          <DateValueEditor
+            field={valueField}
+            id={`${condition.id}-v0`}
+            label={label}
+            value={condition.values[0] ?? ''}
+            operator={condition.operator}
+            onChange={(v) => setValue(0, v)}
+            onOverdue={() => onChange({ ...condition, operator: '=lt=', values: ['{now}'] })}
+          />
+        )}
+        {arity === 'one' && !dated && (
           <FieldEditor
             field={valueField}
             id={`${condition.id}-v0`}
@@ -103,21 +118,29 @@ export function ConditionEditor({
         )}
         {arity === 'two' && (
           <div className="grid grid-cols-[1fr_auto_1fr] items-center gap-2">
-            <FieldEditor
-              field={valueField}
-              id={`${condition.id}-v0`}
-              ariaLabel={`${display} from`}
-              value={condition.values[0] ?? ''}
-              onChange={(v) => setValue(0, v)}
-            />
-            <span className="text-muted-foreground text-xs">and</span>
-            <FieldEditor
-              field={valueField}
-              id={`${condition.id}-v1`}
-              ariaLabel={`${display} to`}
-              value={condition.values[1] ?? ''}
-              onChange={(v) => setValue(1, v)}
-            />
+            {(['from', 'to'] as const).map((end, index) => (
+              <Fragment key={end}>
+                {index === 1 && <span className="text-muted-foreground text-xs">and</span>}
+                {dated ? (
+                  <DateValueEditor
+                    field={valueField}
+                    id={`${condition.id}-v${index}`}
+                    label={`${display} ${end}`}
+                    value={condition.values[index] ?? ''}
+                    operator={condition.operator}
+                    onChange={(v) => setValue(index, v)}
+                  />
+                ) : (
+                  <FieldEditor
+                    field={valueField}
+                    id={`${condition.id}-v${index}`}
+                    ariaLabel={`${display} ${end}`}
+                    value={condition.values[index] ?? ''}
+                    onChange={(v) => setValue(index, v)}
+                  />
+                )}
+              </Fragment>
+            ))}
           </div>
         )}
         {arity === 'many' && (

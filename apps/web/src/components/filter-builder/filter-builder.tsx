@@ -34,10 +34,10 @@ export function FilterBuilder({
 }) {
   const [mode, setMode] = useState<Mode>('builder');
   const [group, setGroup] = useState<FilterGroup>(() => safeGroup(value));
-  const [text, setText] = useState<TextState>(() => checkText(value));
+  const [text, setText] = useState<TextState>(() => checkText(value, fields));
 
   function toText() {
-    setText(checkText(groupToRsql(group)));
+    setText(checkText(groupToRsql(group), fields));
     setMode('text');
   }
 
@@ -103,7 +103,7 @@ export function FilterBuilder({
           onRemove={undefined}
         />
       ) : (
-        <RsqlTextEditor text={text} onChange={(next) => setText(checkText(next))} />
+        <RsqlTextEditor text={text} onChange={(next) => setText(checkText(next, fields))} />
       )}
 
       <div className="flex items-center justify-between gap-2">

@@ -1,8 +1,10 @@
 import { useId } from 'react';
 
-import { isRsqlError, parse } from '@wsc/rsql';
+import { checkRelativeDates, isRsqlError, parse } from '@wsc/rsql';
 
 import { Textarea } from '@/components/ui/input.tsx';
+
+import type { FilterField } from './filter-field.ts';
 
 /** The RSQL text mode's state: the text and, when it does not parse, where and why. */
 export interface TextState {
@@ -11,15 +13,18 @@ export interface TextState {
 }
 
 /**
- * Checks RSQL text as typed: no error for blank text or text that parses.
+ * Checks RSQL text as typed: no error for blank text or text that parses and whose relative dates
+ * on the date fields of `fields` are valid (ADR 0017).
  *
  * @example
  * checkText('Status=foo=Open').error?.position; // 6
+ * checkText('Due=={lastt7d}', [{ name: 'Due', type: 'DATE' }]).error?.position; // 6
  */
-export function checkText(text: string): TextState {
+export function checkText(text: string, fields: readonly FilterField[] = []): TextState {
   if (text.trim() === '') return { text, error: null };
   try {
-    parse(text);
+    const node = parse(text);
+    checkRelativeDates(node, text, (name) => fields.find((f) => f.name === name)?.type);
     return { text, error: null };
   } catch (error) {
     if (isRsqlError(error))

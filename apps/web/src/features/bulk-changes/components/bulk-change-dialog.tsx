@@ -1,7 +1,8 @@
-import { RotateCcw } from 'lucide-react';
+import { RotateCcw, Undo2 } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 
 import type { Definition } from '@wsc/api-client';
+import { MAX_BULK_RUN_RECORDS } from '@wsc/api-client';
 
 import { Button } from '@/components/ui/button.tsx';
 import {
@@ -20,6 +21,7 @@ import { useBulkRun } from '../hooks/use-bulk-run.ts';
 import { changesFromRows, firstRows } from '../lib/bulk-rows.ts';
 import { BulkFieldsForm } from './bulk-fields-form.tsx';
 import { BulkLoading, BulkPreview, BulkResults } from './bulk-steps.tsx';
+import { BulkUndoPanel } from './bulk-undo-panel.tsx';
 
 /**
  * Set fields on many records: choose fields and values (typed editors), preview how many records
@@ -45,10 +47,10 @@ export function BulkChangeDialog({
     [definition],
   );
   const [rows, setRows] = useState<BulkRow[]>(() => firstRows(editable));
-  const { step, problem, setProblem, outcomes, preview, run, back, stop, ran } = useBulkRun(
-    definition,
-    target,
-  );
+  const { step, problem, setProblem, outcomes, undoable, preview, run, back, stop, ran } =
+    useBulkRun(definition, target);
+  /** After a run: the dialog turns into its undo. */
+  const [undoing, setUndoing] = useState(false);
   const formId = `${useId()}-form`;
   const count = target.kind === 'selected' ? target.records.length : target.total;
 
@@ -69,6 +71,21 @@ export function BulkChangeDialog({
   }
 
   const failed = outcomes.filter((o) => !o.ok);
+
+  if (undoing && undoable?.kind === 'kept') {
+    return (
+      <Dialog open={open} onOpenChange={close}>
+        <DialogContent className="sm:max-w-2xl">
+          <BulkUndoPanel
+            definition={definition}
+            runId={undoable.runId}
+            onClose={() => close(false)}
+            onWritten={() => undefined}
+          />
+        </DialogContent>
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog open={open} onOpenChange={close}>
@@ -97,9 +114,28 @@ export function BulkChangeDialog({
           />
         )}
         {step.name === 'loading' && <BulkLoading loaded={step.loaded} total={step.total} />}
-        {step.name === 'preview' && <BulkPreview plan={step.plan} changes={step.changes} />}
+        {step.name === 'preview' && (
+          <>
+            <BulkPreview plan={step.plan} changes={step.changes} />
+            <p className="text-muted-foreground text-xs">
+              {step.plan.toChange.length > MAX_BULK_RUN_RECORDS
+                ? `Over ${formatCount(MAX_BULK_RUN_RECORDS)} records: this run cannot be undone afterwards.`
+                : 'The previous values are kept for 7 days, so this run can be undone (also from "Recent bulk runs").'}
+            </p>
+            {problem && (
+              <p role="alert" className="text-destructive text-sm">
+                {problem}
+              </p>
+            )}
+          </>
+        )}
         {(step.name === 'running' || step.name === 'done') && (
           <BulkResults running={step.name === 'running' ? step : undefined} outcomes={outcomes} />
+        )}
+        {step.name === 'done' && undoable?.kind === 'too_large' && (
+          <p className="text-muted-foreground text-xs">
+            This run was too large to keep its previous values: it cannot be undone.
+          </p>
         )}
 
         <DialogFooter>
@@ -151,6 +187,11 @@ export function BulkChangeDialog({
                   }
                 >
                   <RotateCcw aria-hidden="true" /> Retry failed ({formatCount(failed.length)})
+                </Button>
+              )}
+              {undoable?.kind === 'kept' && (
+                <Button variant="outline" onClick={() => setUndoing(true)}>
+                  <Undo2 aria-hidden="true" /> Undo this run
                 </Button>
               )}
               <Button onClick={() => close(false)}>Done</Button>

@@ -8,15 +8,23 @@ import { formatCount } from '@/lib/format.ts';
 import type { BulkPlan } from '../lib/plan.ts';
 import type { BulkOutcome } from '../lib/scheduler.ts';
 
-/** While the records a filter matches are read, before the preview. */
-export function BulkLoading({ loaded, total }: { loaded: number; total: number }) {
+/** While the records a filter matches are read (or a run's records checked), before the preview. */
+export function BulkLoading({
+  loaded,
+  total,
+  label = 'Finding matching records',
+}: {
+  loaded: number;
+  total: number;
+  label?: string;
+}) {
   return (
     <div className="grid gap-2" aria-busy="true">
       <p role="status" className="flex items-center gap-2 text-sm">
         <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-        Finding matching records: {formatCount(loaded)} of {formatCount(total)}
+        {label}: {formatCount(loaded)} of {formatCount(total)}
       </p>
-      <Progress value={loaded} max={Math.max(total, 1)} label="Loading records" />
+      <Progress value={loaded} max={Math.max(total, 1)} label={label} />
     </div>
   );
 }
@@ -60,10 +68,17 @@ export function BulkPreview({ plan, changes }: { plan: BulkPlan; changes: Record
 export function BulkResults({
   running,
   outcomes,
+  done = 'changed',
+  notDone = 'failed',
+  label = 'Bulk change progress',
 }: {
   /** The run under way (its size, and the outcomes kept from an earlier run); none when done. */
   running: { total: number; offset: number } | undefined;
   outcomes: BulkOutcome[];
+  /** The summary's words for a success and a failure ("restored", "not restored" for an undo). */
+  done?: string;
+  notDone?: string;
+  label?: string;
 }) {
   const failed = outcomes.filter((o) => !o.ok).length;
   return (
@@ -76,16 +91,16 @@ export function BulkResults({
           <Progress
             value={outcomes.length - running.offset}
             max={Math.max(running.total, 1)}
-            label="Bulk change progress"
+            label={label}
           />
         </>
       ) : (
         <p role="status" className="text-sm" data-testid="bulk-summary">
-          {formatCount(outcomes.length - failed)} changed
-          {failed > 0 ? `, ${formatCount(failed)} failed` : ''}.
+          {formatCount(outcomes.length - failed)} {done}
+          {failed > 0 ? `, ${formatCount(failed)} ${notDone}` : ''}.
         </p>
       )}
-      <ResultList outcomes={outcomes} />
+      <ResultList outcomes={outcomes} done={done} />
     </div>
   );
 }
@@ -106,7 +121,7 @@ function Progress({ value, max, label }: { value: number; max: number; label: st
   );
 }
 
-function ResultList({ outcomes }: { outcomes: BulkOutcome[] }) {
+function ResultList({ outcomes, done }: { outcomes: BulkOutcome[]; done: string }) {
   // Failures first: they are what needs attention.
   const sorted = useMemo(
     () => [...outcomes.filter((o) => !o.ok), ...outcomes.filter((o) => o.ok)],
@@ -127,7 +142,11 @@ function ResultList({ outcomes }: { outcomes: BulkOutcome[] }) {
           )}
           <span className="font-mono text-xs leading-5">{outcome.id}</span>
           <span className={outcome.ok ? 'text-muted-foreground' : 'text-destructive'}>
-            {outcome.ok ? 'Changed' : `Failed: ${outcome.reason}`}
+            {outcome.ok
+              ? done.charAt(0).toUpperCase() + done.slice(1)
+              : outcome.status === 412
+                ? `Conflict: ${outcome.reason}`
+                : `Failed: ${outcome.reason}`}
           </span>
         </li>
       ))}

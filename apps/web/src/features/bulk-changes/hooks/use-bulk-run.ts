@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+import { isApiError, MAX_BULK_RUN_RECORDS } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { useCapabilities } from '@/lib/capabilities.ts';
@@ -8,6 +9,7 @@ import { useCapabilities } from '@/lib/capabilities.ts';
 import type { BulkItem, BulkPlan } from '../lib/plan.ts';
 import type { BulkOutcome } from '../lib/scheduler.ts';
 import { bulkUpdate, fetchAllMatching, toFailureInfo } from '../api/bulk-api.ts';
+import { storeBulkRun } from '../api/bulk-runs-api.ts';
 import { planBulk } from '../lib/plan.ts';
 import { runBulk } from '../lib/scheduler.ts';
 
@@ -17,8 +19,14 @@ export type BulkTarget =
   | { kind: 'filter'; filter: string | undefined; total: number };
 
 /** Requests in flight at once, and the pace: ~18 per second stays under the API's 20/s. */
-const BULK_CONCURRENCY = 4;
-const BULK_MIN_INTERVAL_MS = 55;
+export const BULK_CONCURRENCY = 4;
+export const BULK_MIN_INTERVAL_MS = 55;
+
+/**
+ * Whether the run can be undone: `kept` (the BFF holds its previous values: `runId`), or why not
+ * (`too_large`: over 5,000 records or 1 MiB of previous values).
+ */
+export type Undoable = { kind: 'kept'; runId: string } | { kind: 'too_large' };
 
 export type BulkStep =
   | { name: 'edit' }
@@ -45,6 +53,7 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
   const [step, setStep] = useState<BulkStep>({ name: 'edit' });
   const [problem, setProblem] = useState<string | undefined>();
   const [outcomes, setOutcomes] = useState<BulkOutcome[]>([]);
+  const [undoable, setUndoable] = useState<Undoable | undefined>();
   const abort = useRef<AbortController | null>(null);
   const ran = useRef(false);
 
@@ -69,7 +78,35 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
     }
   }
 
+  /**
+   * Before the first write, the previous values go to the BFF: a run that cannot be kept for
+   * undo because of its size still runs (the preview said so); any other failure stops here.
+   */
+  async function keepForUndo(ids: BulkItem[], changes: RecordData): Promise<boolean> {
+    if (ids.length > MAX_BULK_RUN_RECORDS) {
+      setUndoable({ kind: 'too_large' });
+      return true;
+    }
+    try {
+      const stored = await storeBulkRun(definition, changes, ids);
+      setUndoable({ kind: 'kept', runId: stored.id });
+      return true;
+    } catch (error) {
+      if (isApiError(error) && error.status === 413) {
+        setUndoable({ kind: 'too_large' });
+        return true;
+      }
+      setProblem(
+        `Nothing was changed: the previous values could not be kept for undo (${describeError(error).title}).`,
+      );
+      return false;
+    }
+  }
+
   async function run(ids: BulkItem[], changes: RecordData, previous: BulkOutcome[]) {
+    setProblem(undefined);
+    // A retry of failed records belongs to the run already kept.
+    if (previous.length === 0 && !(await keepForUndo(ids, changes))) return;
     const controller = new AbortController();
     abort.current = controller;
     ran.current = true;
@@ -97,6 +134,7 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
     /** Shows a problem with the form (and clears it with `undefined`). */
     setProblem,
     outcomes,
+    undoable,
     preview,
     run,
     /** Back from the preview to the form. */

@@ -63,7 +63,7 @@ export function RecordsView({
   }, [search.cols, fields, definition, handleField]);
 
   const query = useInfiniteQuery({
-    ...recordSearchQueryOptions(recordType, definition.alias, search, capabilities.sort),
+    ...recordSearchQueryOptions(recordType, definition.alias, search, capabilities.sort, fields),
     placeholderData: keepPreviousData,
   });
   const loaded = useMemo<RecordData[]>(

@@ -4,6 +4,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Definition, RecordData, RecordPagedList, RecordType } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
+import type { FilterFieldTypes } from '@/queries/records.ts';
 import { api } from '@/lib/api.ts';
 import { recordQueryOptions, recordSearchQueryOptions } from '@/queries/records.ts';
 
@@ -17,6 +18,8 @@ export interface TriageQueue {
   sort?: string | undefined;
   /** False where the server cannot sort (the hosted API): the queue keeps the server's order. */
   serverSort: boolean;
+  /** The definition's fields, to resolve relative dates in the filter. */
+  fields: FilterFieldTypes;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface TriageQueue {
  * pages).
  *
  * @example
- * const queue = useInfiniteQuery(triageQueueQueryOptions({ recordType: 'apps', alias: 'support-tickets', serverSort: true }));
+ * const queue = useInfiniteQuery(triageQueueQueryOptions({ recordType: 'apps', alias: 'support-tickets', serverSort: true, fields }));
  */
 export function triageQueueQueryOptions({
   recordType,
@@ -35,8 +38,9 @@ export function triageQueueQueryOptions({
   filter,
   sort,
   serverSort,
+  fields,
 }: TriageQueue) {
-  return recordSearchQueryOptions(recordType, alias, { filter, sort }, serverSort);
+  return recordSearchQueryOptions(recordType, alias, { filter, sort }, serverSort, fields);
 }
 
 /** How long a fetched (or prefetched) record counts as fresh while triaging. */

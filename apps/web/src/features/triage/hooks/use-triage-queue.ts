@@ -47,7 +47,14 @@ export function useTriageQueue({
   const alias = definition.alias;
   const queryClient = useQueryClient();
   const { sort: serverSort } = useCapabilities();
-  const options = triageQueueQueryOptions({ recordType, alias, filter, sort, serverSort });
+  const options = triageQueueQueryOptions({
+    recordType,
+    alias,
+    filter,
+    sort,
+    serverSort,
+    fields: definition.fields,
+  });
   const queue = useInfiniteQuery(options);
   const { rows, skipped } = useMemo(
     () =>

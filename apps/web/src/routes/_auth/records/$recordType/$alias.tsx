@@ -17,6 +17,7 @@ import { RecordTypeSchema } from '@wsc/api-client';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { buttonVariants } from '@/components/ui/button.tsx';
 import { BulkBar } from '@/features/bulk-changes/components/bulk-bar.tsx';
+import { RecentBulkRuns } from '@/features/bulk-changes/components/recent-bulk-runs.tsx';
 import { OpenByHandle } from '@/features/records/components/open-by-handle.tsx';
 import { RecordsView } from '@/features/records/components/records-view.tsx';
 import { RecordListSearchSchema } from '@/features/records/lib/search-params.ts';
@@ -32,6 +33,7 @@ import {
   recordCountQueryOptions,
   recordKeys,
   recordSearchQueryOptions,
+  requestFilter,
 } from '@/queries/records.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
@@ -77,6 +79,7 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
           params.alias,
           deps,
           context.session.capabilities.sort,
+          definition.fields,
         ),
       );
     }
@@ -205,6 +208,15 @@ function RecordsPage() {
           >
             <ListChecks aria-hidden="true" /> Triage
           </Link>
+          <RecentBulkRuns
+            definition={definition}
+            onApplied={() => {
+              void queryClient.invalidateQueries({ queryKey: recordKeys.lists(recordType, alias) });
+              void queryClient.invalidateQueries({
+                queryKey: recordKeys.details(recordType, alias),
+              });
+            }}
+          />
         </div>
       </div>
       <RecordsView
@@ -254,7 +266,8 @@ function RecordsPage() {
             selected={selected}
             allMatching={allMatching}
             total={total}
-            filter={search.filter}
+            // "All matching" runs on the dates the filter means now (relative dates resolved).
+            filter={requestFilter(search.filter, definition.fields)}
             onSelectAllMatching={() => setAllMatching(true)}
             onClear={clearSelection}
             onApplied={() => {

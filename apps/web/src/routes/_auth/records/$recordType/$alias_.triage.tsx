@@ -43,6 +43,7 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias_/triage'
           ...params,
           ...deps,
           serverSort: context.session.capabilities.sort,
+          fields: definition.fields,
         }),
       );
     }
