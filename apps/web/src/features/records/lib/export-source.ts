@@ -5,12 +5,15 @@ import { api } from '@/lib/api.ts';
 import { columnKindOf } from '@/lib/export/cells.ts';
 import { EXPORT_PAGE_SIZE } from '@/lib/export/run-export.ts';
 import { nextCursor } from '@/queries/paging.ts';
+import { requestFilter } from '@/queries/records.ts';
 
 import { columnHeader } from './columns.ts';
 
 /**
  * Every record the list shows, for an export: the list's filter, its sort where the service sorts
- * (else the service's order), and its visible columns in order, read 1,000 at a time.
+ * (else the service's order), and its visible columns in order, read 1,000 at a time. Relative
+ * dates in the filter (`{today}`, ADR 0017) are resolved once, when the export starts, so every
+ * page of one file means the same dates.
  *
  * @example
  * const source = recordExportSource({ recordType: 'apps', alias: 'support', fields, columns, filter, sort });
@@ -32,6 +35,7 @@ export function recordExportSource({
   sort: string | undefined;
 }): ExportSource {
   const types = new Map(fields.map((field) => [field.name, field.type]));
+  const resolved = requestFilter(filter, fields);
   return {
     columns: columns.map((name) => ({
       header: columnHeader(name),
@@ -39,7 +43,7 @@ export function recordExportSource({
     })),
     fetchPage: async (after, signal) => {
       const page = await api.searchRecords(recordType, alias, {
-        filter: filter || undefined,
+        filter: resolved,
         sort: sort || undefined,
         first: EXPORT_PAGE_SIZE,
         after,
