@@ -24,12 +24,12 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ];
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RENDER_RUNS = 5;
 const TRIAGE_PRESSES = 15;
 const JS_BUDGET = 180 * 1024;
 
-async function signIn(page: Page, credential: Credential) {
+export async function signIn(page: Page, credential: Credential) {
   await page.getByLabel('Client ID').fill(credential.clientId);
   await page.getByLabel('Client secret').fill(credential.clientSecret);
   await page.getByRole('button', { name: 'Sign in' }).click();

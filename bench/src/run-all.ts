@@ -8,6 +8,7 @@ import { apiMemoryBench } from './api-memory.ts';
 import { apiSearchBench } from './api-search.ts';
 import { bffOverheadBench } from './bff-overhead.ts';
 import { consoleBench } from './console.ts';
+import { exportMemoryBench } from './export-memory.ts';
 import { faultsBench } from './faults.ts';
 import { fuzzBench } from './fuzz.ts';
 import { parseArgs } from './lib/bench.ts';
@@ -28,6 +29,7 @@ export const BENCHES: Bench[] = [
   soakBench,
   faultsBench,
   fuzzBench,
+  exportMemoryBench,
 ];
 
 const DOC = path.join(ROOT, 'docs/benchmarks.md');

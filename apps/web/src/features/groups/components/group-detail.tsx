@@ -7,6 +7,7 @@ import type { Group, User } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { ExportButton } from '@/components/export-button.tsx';
 import { RoleNote } from '@/components/role-note.tsx';
 import { SkippedNote } from '@/components/skipped-note.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
@@ -20,6 +21,8 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table.tsx';
+import { api } from '@/lib/api.ts';
+import { userExportSource } from '@/lib/export/users.ts';
 import { formatCount } from '@/lib/format.ts';
 import { personName, statusLabel } from '@/lib/people.ts';
 import { groupKeys, groupMembersQueryOptions } from '@/queries/groups.ts';
@@ -147,11 +150,28 @@ export function GroupDetail({
                 {plural(total)}
               </span>
             )}
+            <span className="ml-auto">
+              <ExportButton
+                title={`members of ${group.name}`}
+                fileStem="group-members"
+                total={total}
+                createSource={() =>
+                  userExportSource((first, after, signal) =>
+                    api.listGroupMembers(group.id, { first, after, signal }),
+                  )
+                }
+                description={
+                  <>
+                    Every member of this group, in the order they were added, with the table&apos;s
+                    columns (name, email, job title, status).
+                  </>
+                }
+              />
+            </span>
             {canManage && (
               <Button
                 variant="outline"
                 size="sm"
-                className="ml-auto"
                 disabled={chosenUsers.length === 0 || change.isPending}
                 onClick={() => change.mutate({ op: 'remove', users: chosenUsers })}
               >

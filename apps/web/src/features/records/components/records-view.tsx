@@ -4,6 +4,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 
+import { ExportButton } from '@/components/export-button.tsx';
 import { ListPage } from '@/components/list-page.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
@@ -12,7 +13,8 @@ import { recordSearchQueryOptions } from '@/queries/records.ts';
 
 import type { RecordListSearch } from '../lib/search-params.ts';
 import type { TableSelection } from './records-table.tsx';
-import { allFields, defaultColumns } from '../lib/columns.ts';
+import { allFields, columnHeader, defaultColumns } from '../lib/columns.ts';
+import { recordExportSource } from '../lib/export-source.ts';
 import { LOCAL_SORT_LIMIT, sortRecords } from '../lib/local-sort.ts';
 import { nextSort, parseSort } from '../lib/search-params.ts';
 import { ColumnChooser } from './column-chooser.tsx';
@@ -130,6 +132,29 @@ export function RecordsView({
             columns={columns}
             onChange={(cols) => onSearchChange({ cols })}
             onReset={() => onSearchChange({ cols: undefined })}
+          />
+          <ExportButton
+            title={definition.name}
+            fileStem={definition.alias}
+            total={total}
+            createSource={() =>
+              recordExportSource({
+                recordType,
+                alias: definition.alias,
+                fields,
+                columns,
+                filter: search.filter,
+                sort: capabilities.sort ? search.sort : undefined,
+              })
+            }
+            description={
+              <ExportSummary
+                filter={search.filter}
+                sort={search.sort}
+                serverSort={capabilities.sort}
+                columns={columns}
+              />
+            }
           />
           <Button size="sm" onClick={onCreate}>
             <Plus aria-hidden="true" />
@@ -258,6 +283,40 @@ function LocalSortNote({
         </Button>
       )}
     </div>
+  );
+}
+
+/** What a records export holds: the filter, the order and the columns, in words. */
+function ExportSummary({
+  filter,
+  sort,
+  serverSort,
+  columns,
+}: {
+  filter: string | undefined;
+  sort: string | undefined;
+  serverSort: boolean;
+  columns: string[];
+}) {
+  const keys = parseSort(sort);
+  const order =
+    keys.length === 0
+      ? "in the service's default order"
+      : serverSort
+        ? `sorted by ${keys.map((key) => `${columnHeader(key.field)} (${key.desc ? 'descending' : 'ascending'})`).join(', ')}`
+        : "in the service's order: it cannot sort, and the file is written as the pages arrive";
+  return (
+    <>
+      Every record{' '}
+      {filter ? (
+        <>
+          matching <code className="font-mono">{filter}</code>
+        </>
+      ) : (
+        'of this list'
+      )}
+      , {order}, with the {columns.length} visible columns ({columns.map(columnHeader).join(', ')}).
+    </>
   );
 }
 

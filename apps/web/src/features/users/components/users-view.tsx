@@ -4,9 +4,12 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 
 import type { User } from '@wsc/api-client';
 
+import { ExportButton } from '@/components/export-button.tsx';
 import { ListPage } from '@/components/list-page.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
+import { api } from '@/lib/api.ts';
+import { userExportSource } from '@/lib/export/users.ts';
 import { formatCount } from '@/lib/format.ts';
 import { usersListQueryOptions } from '@/queries/users.ts';
 
@@ -115,20 +118,39 @@ export function UsersView({
         )
       }
       toolbarEnd={
-        canManage && (
-          <Button
-            size="sm"
-            onClick={() => setCreating(true)}
-            title={
-              roleKnown
-                ? undefined
-                : 'Your role is not known to the console; the service decides whether you may create users'
+        <>
+          <ExportButton
+            title="Users"
+            fileStem="users"
+            total={total}
+            createSource={() =>
+              userExportSource((first, after, signal) =>
+                api.listUsers({ filter: filter || undefined, first, after, signal }),
+              )
             }
-          >
-            <UserPlus aria-hidden="true" />
-            New user
-          </Button>
-        )
+            description={
+              <>
+                Every user {filter ? 'matching the search and filter' : 'in the directory'}, in the
+                directory&apos;s order, with the table&apos;s columns (name, email, job title,
+                status).
+              </>
+            }
+          />
+          {canManage && (
+            <Button
+              size="sm"
+              onClick={() => setCreating(true)}
+              title={
+                roleKnown
+                  ? undefined
+                  : 'Your role is not known to the console; the service decides whether you may create users'
+              }
+            >
+              <UserPlus aria-hidden="true" />
+              New user
+            </Button>
+          )}
+        </>
       }
       skeleton={{
         label: 'Loading users',
