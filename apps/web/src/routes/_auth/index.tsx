@@ -5,7 +5,6 @@ import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { displayName } from '@/features/auth/api/session.ts';
 import { DefinitionCards } from '@/features/definitions/components/definition-nav.tsx';
-import { OverviewCharts } from '@/features/overview/components/overview-charts.tsx';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 export const Route = createFileRoute('/_auth/')({
@@ -53,10 +52,7 @@ function Overview() {
           )}
         </p>
       ) : (
-        <div className="grid gap-6">
-          <DefinitionCards definitions={definitions.data.items} />
-          <OverviewCharts definitions={definitions.data.items} />
-        </div>
+        <DefinitionCards definitions={definitions.data.items} />
       )}
     </div>
   );
