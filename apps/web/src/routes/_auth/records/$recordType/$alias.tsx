@@ -179,7 +179,7 @@ function RecordsPage() {
 
   return (
     <>
-      <div className="flex items-center gap-3 px-6 pt-4 pb-2">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2 px-6 pt-4 pb-2">
         <nav
           aria-label="Breadcrumb"
           className="text-muted-foreground flex items-center gap-1 text-sm"
@@ -189,11 +189,13 @@ function RecordsPage() {
           </Link>
           <ChevronRight className="size-3.5" aria-hidden="true" />
         </nav>
-        <h1 className="text-lg font-semibold tracking-tight">{definition.name}</h1>
+        <h1 className="text-lg font-semibold tracking-tight whitespace-nowrap">
+          {definition.name}
+        </h1>
         <span className="bg-secondary text-secondary-foreground rounded px-1.5 py-0.5 font-mono text-xs">
           {definition.handle}
         </span>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
           <ViewControls
             recordType={recordType}
             alias={alias}
