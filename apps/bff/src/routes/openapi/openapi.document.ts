@@ -51,6 +51,14 @@ const ReadySchema = z.object({
 });
 
 const problem = (description: string) => ({ description, schema: ProblemSchema });
+/** The optional `recordType` + `alias` pair that narrows a list to one definition's `what`. */
+function definitionQuery(what: 'views' | 'runs') {
+  return {
+    recordType: { description: `With alias: the ${what} of one definition`, schema: z.string() },
+    alias: { description: 'With recordType', schema: z.string() },
+  };
+}
+
 const UNAUTHENTICATED = problem('No session, or it expired (sign in again)');
 const FORBIDDEN = problem('Missing `X-CSRF: 1`, or a foreign Origin');
 const NOT_FOUND = problem('No such view of this user');
@@ -201,10 +209,7 @@ export const BFF_OPERATIONS: Operation[] = [
     summary: "The user's saved views in this region, of one definition or all",
     tag: 'Saved views',
     auth: true,
-    query: {
-      recordType: { description: 'With alias: the views of one definition', schema: z.string() },
-      alias: { description: 'With recordType', schema: z.string() },
-    },
+    query: definitionQuery('views'),
     responses: {
       200: {
         description: 'At most 500 views',
@@ -305,10 +310,7 @@ export const BFF_OPERATIONS: Operation[] = [
       "Other people's views shared with the session (everyone in the region, or a group it is in), read-only",
     tag: 'Saved views',
     auth: true,
-    query: {
-      recordType: { description: 'With alias: the views of one definition', schema: z.string() },
-      alias: { description: 'With recordType', schema: z.string() },
-    },
+    query: definitionQuery('views'),
     responses: {
       200: {
         description: 'At most 500 views, newest first; whether group shares can reach the session',
@@ -356,10 +358,7 @@ export const BFF_OPERATIONS: Operation[] = [
     summary: "The user's bulk runs of the last 7 days in this region, newest first",
     tag: 'Bulk runs',
     auth: true,
-    query: {
-      recordType: { description: 'With alias: the runs of one definition', schema: z.string() },
-      alias: { description: 'With recordType', schema: z.string() },
-    },
+    query: definitionQuery('runs'),
     responses: {
       200: { description: 'At most 20 runs, without their records', schema: BulkRunListSchema },
       400: problem('Only one of recordType and alias'),
