@@ -72,6 +72,16 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ API_PROFILE: 'elementum' })).toThrow(/API_PROFILE/);
   });
 
+  it('takes a request rate below one per second, and refuses what is not a number', () => {
+    expect(parseEnv({ RATE_LIMIT_RPS: '0.05' }).rateLimit).toEqual({
+      ratePerSecond: 0.05,
+      burst: 100,
+    });
+    for (const bad of ['-1', '1e3', '.5', 'fast', '0,5']) {
+      expect(() => parseEnv({ RATE_LIMIT_RPS: bad })).toThrow(/RATE_LIMIT_RPS/);
+    }
+  });
+
   it('turns every limit off with RATE_LIMIT_RPS=0', () => {
     const config = parseEnv({ RATE_LIMIT_RPS: '0' });
     expect(config.rateLimit.ratePerSecond).toBe(0);

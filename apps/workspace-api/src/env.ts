@@ -12,6 +12,17 @@ const intFrom = (fallback: number, min = 0) =>
     .optional()
     .transform((value) => value ?? fallback);
 
+// A rate may be below one per second (`0.05`: one request every 20 s, e.g. a strict tenant's limit).
+const rateFrom = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'Expected a non-negative number, e.g. 20 or 0.5')
+    .transform(Number)
+    .pipe(z.number().min(0).max(1_000_000))
+    .optional()
+    .transform((value) => value ?? fallback);
+
 export const EnvSchema = z.object({
   PORT: intFrom(8080, 1).pipe(z.number().max(65_535)),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -23,7 +34,7 @@ export const EnvSchema = z.object({
     .optional(),
   REGION: z.enum(['default', 'eu']).default('default'),
   TOKEN_TTL_SECONDS: intFrom(86_400, 1),
-  RATE_LIMIT_RPS: intFrom(20),
+  RATE_LIMIT_RPS: rateFrom(20),
   RATE_LIMIT_BURST: intFrom(100),
   BLOB_DIR: z.string().trim().min(1).optional(),
   WORKSPACE_FILE: z.string().trim().min(1).optional(),
