@@ -21,14 +21,10 @@ export {
   operatorInfo,
   operatorsForFieldType,
 } from './operators.ts';
-export type { Dialect, ParseOptions } from './parser.ts';
-export { DEFAULT_PARSE_OPTIONS, parse } from './parser.ts';
-export type {
-  FieldTypeOf,
-  RelativeClock,
-  RelativeDate,
-  ResolvedRange,
-} from './relative-dates.ts';
+export type { Dialect, ParseOptions } from './options.ts';
+export { DEFAULT_PARSE_OPTIONS } from './options.ts';
+export { parse } from './parser.ts';
+export type { FieldTypeOf, RelativeClock, RelativeDate, ResolvedRange } from './relative-dates.ts';
 export {
   checkRelativeDates,
   describeRelativeDate,

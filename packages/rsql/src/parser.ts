@@ -1,34 +1,10 @@
 import type { ComparisonNode, ComparisonOperator, LogicalNode, Node, Span, Value } from './ast.ts';
 import type { RsqlErrorCode } from './errors.ts';
+import type { ParseOptions } from './options.ts';
 import { RsqlError } from './errors.ts';
 import { isComparisonOperator, isHostedOperator, operatorInfo, OPERATORS } from './operators.ts';
+import { DEFAULT_PARSE_OPTIONS } from './options.ts';
 import { isOperatorStartCode, isPlainCode, isWhitespaceCode, TIMESTAMP } from './syntax.ts';
-
-/**
- * Which RSQL the text must be written in. `extended`: everything this package reads (our API's
- * dialect). `hosted`: only what the hosted API's published contract shows: the operators
- * `== != =gt= =ge= =lt= =le= =bt= !bt= =in= !in= =lk= !lk= =lki= !lki=`, lists as `a:b`, `;` and
- * `,` between comparisons, no grouping parentheses and no `and` / `or` keywords (see ADR 0011).
- */
-export type Dialect = 'extended' | 'hosted';
-
-export interface ParseOptions {
-  /** The dialect to accept; default `extended`. */
-  dialect?: Dialect;
-  /** Longest accepted input in UTF-8 bytes; default 4096. */
-  maxLength?: number;
-  /** Deepest accepted nesting of grouping parentheses; default 10. */
-  maxDepth?: number;
-  /** Most comparisons accepted in one filter; default 100. */
-  maxComparisons?: number;
-}
-
-export const DEFAULT_PARSE_OPTIONS: Readonly<Required<ParseOptions>> = Object.freeze({
-  dialect: 'extended',
-  maxLength: 4096,
-  maxDepth: 10,
-  maxComparisons: 100,
-});
 
 /**
  * Parses an RSQL filter into an AST with positions. The grammar and lexical rules are described in

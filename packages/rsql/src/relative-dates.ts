@@ -1,6 +1,6 @@
 import type { ComparisonNode, ComparisonOperator, Node, Value } from './ast.ts';
 import { RsqlError } from './errors.ts';
-import { DEFAULT_PARSE_OPTIONS } from './parser.ts';
+import { DEFAULT_PARSE_OPTIONS } from './options.ts';
 import { comparisons } from './walk.ts';
 
 /**

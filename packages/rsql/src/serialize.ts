@@ -1,8 +1,8 @@
 import type { ComparisonNode, Node, StrippedNode, Value } from './ast.ts';
-import type { Dialect } from './parser.ts';
+import type { Dialect } from './options.ts';
 import { RsqlError } from './errors.ts';
 import { dialectOperator, operatorInfo } from './operators.ts';
-import { DEFAULT_PARSE_OPTIONS } from './parser.ts';
+import { DEFAULT_PARSE_OPTIONS } from './options.ts';
 import { isPlainCode, KEYWORDS, quote } from './syntax.ts';
 
 export interface SerializeOptions {

@@ -1,10 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 
-import type { Field, RecordType } from '@wsc/api-client';
-import { isRsqlError, parse, resolveRelativeDates, serialize } from '@wsc/rsql';
+import type { RecordType } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
+import type { FilterFieldTypes } from './request-filter.ts';
 import { nextCursor } from './paging.ts';
 
 /** How many records one page of a records list (the table, the triage queue) loads. */
@@ -54,35 +54,17 @@ export const recordKeys = {
     ['related-items', record.recordType, record.alias, record.id] as const,
 };
 
-/** The fields a filter is read against: names and types, enough to resolve relative dates. */
-export type FilterFieldTypes = readonly Pick<Field, 'name' | 'type'>[];
-
 /**
- * The filter as the API gets it: relative dates (`{today}`, `{last7d}`, `{now}`, ADR 0017)
- * resolved at `now` in the viewer's time zone: dates on DATE fields, UTC instants on DATETIME
- * fields. The URL, the cache key and saved views keep the relative text; only requests carry the
- * dates. Text that does not parse, or whose relative dates are invalid, goes as it is, so that
- * the API's 400 names the problem as for any other bad filter.
- *
- * @example
- * requestFilter('Due Date=={last7d}', definition.fields); // 'Due Date=ge=2026-03-05;Due Date=le=2026-03-11'
+ * {@link requestFilter}, loaded only for a filter with a relative date: the RSQL parser it needs
+ * stays out of the first load (the Overview and the shell never parse a filter).
  */
-export function requestFilter(
+async function resolveFilter(
   filter: string | undefined,
   fields: FilterFieldTypes,
-  now: Date = new Date(),
-): string | undefined {
+): Promise<string | undefined> {
   if (!filter?.includes('{')) return filter || undefined;
-  try {
-    const node = parse(filter);
-    const types = new Map(fields.map((f) => [f.name, f.type]));
-    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const resolved = resolveRelativeDates(node, (name) => types.get(name), { now, timeZone });
-    return resolved === node ? filter : serialize(resolved);
-  } catch (error) {
-    if (isRsqlError(error)) return filter;
-    throw error;
-  }
+  const { requestFilter } = await import('./request-filter.ts');
+  return requestFilter(filter, fields);
 }
 
 /**
@@ -107,9 +89,9 @@ export function recordSearchQueryOptions(
   const sort = serverSort ? params.sort : undefined;
   return infiniteQueryOptions({
     queryKey: recordKeys.list(recordType, alias, { filter, sort, cursor }),
-    queryFn: ({ pageParam, signal }) =>
+    queryFn: async ({ pageParam, signal }) =>
       api.searchRecords(recordType, alias, {
-        filter: requestFilter(filter, fields),
+        filter: await resolveFilter(filter, fields),
         sort: sort || undefined,
         first: RECORDS_PAGE_SIZE,
         after: pageParam,

@@ -5,7 +5,7 @@ import { api } from '@/lib/api.ts';
 import { columnKindOf } from '@/lib/export/cells.ts';
 import { EXPORT_PAGE_SIZE } from '@/lib/export/run-export.ts';
 import { nextCursor } from '@/queries/paging.ts';
-import { requestFilter } from '@/queries/records.ts';
+import { requestFilter } from '@/queries/request-filter.ts';
 
 import { columnHeader } from './columns.ts';
 

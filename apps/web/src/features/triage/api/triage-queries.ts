@@ -4,7 +4,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Definition, RecordData, RecordPagedList, RecordType } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
-import type { FilterFieldTypes } from '@/queries/records.ts';
+import type { FilterFieldTypes } from '@/queries/request-filter.ts';
 import { api } from '@/lib/api.ts';
 import { recordQueryOptions, recordSearchQueryOptions } from '@/queries/records.ts';
 

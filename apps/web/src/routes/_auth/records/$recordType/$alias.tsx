@@ -33,8 +33,8 @@ import {
   recordCountQueryOptions,
   recordKeys,
   recordSearchQueryOptions,
-  requestFilter,
 } from '@/queries/records.ts';
+import { requestFilter } from '@/queries/request-filter.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
 

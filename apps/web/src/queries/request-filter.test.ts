@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { requestFilter } from './records.ts';
+import { requestFilter } from './request-filter.ts';
 
 const fields = [
   { name: 'Due Date', type: 'DATE' as const },
