@@ -63,7 +63,7 @@ test.describe('relative dates', () => {
 
       await expect(page.getByTestId('active-filter')).toHaveText('Due Date=={last7d}');
       expect(new URL(page.url()).searchParams.get('filter')).toBe('Due Date=={last7d}');
-      await expect.poll(() => sent.at(-1)).toBe('Due Date=ge=2026-03-19;Due Date=le=2026-03-25');
+      await expect.poll(() => sent).toContain('Due Date=ge=2026-03-19;Due Date=le=2026-03-25');
 
       // Save it as a view: the view keeps the relative text.
       await page.getByRole('button', { name: 'Save view' }).click();
@@ -83,9 +83,10 @@ test.describe('relative dates', () => {
       await page.getByRole('navigation', { name: 'Records' }).getByRole('link', { name }).click();
       await expect(page.getByTestId('active-filter')).toHaveText('Due Date=={last7d}');
       expect(new URL(page.url()).searchParams.get('filter')).toBe('Due Date=={last7d}');
+      // (The Overview's counts go to the same path, and may finish after the view's request.)
       await expect
-        .poll(() => sent.slice(sentBefore).at(-1))
-        .toBe('Due Date=ge=2026-03-26;Due Date=le=2026-04-01');
+        .poll(() => sent.slice(sentBefore))
+        .toContain('Due Date=ge=2026-03-26;Due Date=le=2026-04-01');
       await page.getByRole('button', { name: 'Filter', exact: false }).first().click();
       const reopened = page
         .getByRole('region', { name: 'Filter' })
@@ -114,7 +115,7 @@ test.describe('relative dates', () => {
     await expect(row.getByLabel('Operator')).toHaveValue('=lt=');
     await filter.getByRole('button', { name: 'Apply filter' }).click();
     await expect(page.getByTestId('active-filter')).toHaveText('Due Date=lt={now}');
-    await expect.poll(() => sent.at(-1)).toBe('Due Date=lt=2026-03-25');
+    await expect.poll(() => sent).toContain('Due Date=lt=2026-03-25');
 
     // Text mode (the panel stays open after applying): a unit that does not exist is marked
     // where it stands.
@@ -137,6 +138,6 @@ test.describe('relative dates', () => {
     await expect(row.getByLabel('Due Date value days')).toHaveValue('3');
     await filter.getByRole('button', { name: 'Apply filter' }).click();
     await expect(page.getByTestId('active-filter')).toHaveText('Due Date=ge={today-3d}');
-    await expect.poll(() => sent.at(-1)).toBe('Due Date=ge=2026-03-22');
+    await expect.poll(() => sent).toContain('Due Date=ge=2026-03-22');
   });
 });

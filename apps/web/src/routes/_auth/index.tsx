@@ -5,6 +5,7 @@ import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { displayName } from '@/features/auth/api/session.ts';
 import { DefinitionCards } from '@/features/definitions/components/definition-nav.tsx';
+import { OverviewCharts } from '@/features/overview/components/overview-charts.tsx';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 export const Route = createFileRoute('/_auth/')({
@@ -52,7 +53,10 @@ function Overview() {
           )}
         </p>
       ) : (
-        <DefinitionCards definitions={definitions.data.items} />
+        <div className="grid gap-6">
+          <DefinitionCards definitions={definitions.data.items} />
+          <OverviewCharts definitions={definitions.data.items} />
+        </div>
       )}
     </div>
   );
