@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import type { Bench } from './lib/bench.ts';
 import { apiMemoryBench } from './api-memory.ts';
+import { apiRequestCostBench } from './api-request-cost.ts';
 import { apiSearchBench } from './api-search.ts';
 import { bffOverheadBench } from './bff-overhead.ts';
 import { consoleBench } from './console.ts';
@@ -22,6 +23,7 @@ import { uploadBench } from './upload.ts';
 export const BENCHES: Bench[] = [
   apiSearchBench,
   apiMemoryBench,
+  apiRequestCostBench,
   bffOverheadBench,
   uploadBench,
   tokenCallsBench,

@@ -7,6 +7,7 @@ import type { Workspace } from './workspace/definitions.ts';
 import { UploadGate } from './attachments/uploads.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest, readSetting } from './db/migrate.ts';
+import { AUTH_CHANNEL, TokenCache } from './identity/token-cache.ts';
 import { requireAuth } from './lib/auth.ts';
 import { createApp, createRouter } from './lib/create-app.ts';
 import { createLogger } from './lib/logger.ts';
@@ -83,6 +84,20 @@ export async function initDeps(
   const cursorKey = Buffer.from(await readSetting(database.db, 'cursor_key'), 'base64url');
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const uploads = new UploadGate();
+  const tokenCache = new TokenCache(config.tokenCache);
+  const stopListening = await database.listen(AUTH_CHANNEL, {
+    onNotify: () => tokenCache.invalidate(),
+    onState: (listening) => {
+      tokenCache.setListening(listening);
+      if (!listening)
+        logger.warn(
+          'auth notifications lost: token lookups uncached until the listener reconnects',
+          {
+            channel: AUTH_CHANNEL,
+          },
+        );
+    },
+  });
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -101,6 +116,13 @@ export async function initDeps(
     uploads,
     metrics: createApiMetrics(uploads),
     tokenPurger: new TokenPurger(database.db, config.tokenPurgeIntervalSeconds * 1000, logger),
+    tokenCache,
   };
-  return { deps, close: database.close };
+  return {
+    deps,
+    close: async () => {
+      await stopListening();
+      await database.close();
+    },
+  };
 }

@@ -69,6 +69,8 @@ export const EnvSchema = z.object({
   MAX_CONNECTIONS: intFrom(1_000, 1),
   // Expired and revoked tokens are deleted at most this often (on a timer and on token issue).
   TOKEN_PURGE_INTERVAL_SECONDS: intFrom(3_600, 1),
+  // Valid tokens whose lookup is remembered (identity/token-cache.ts); 0 looks every token up.
+  TOKEN_CACHE_ENTRIES: intFrom(10_000),
   // Prometheus text at GET /metrics on a port of its own (unset: no metrics server).
   METRICS_PORT: z
     .string()
@@ -135,6 +137,8 @@ export type Config = {
   seedDemo: boolean | undefined;
   server: ServerLimits;
   tokenPurgeIntervalSeconds: number;
+  /** Token lookups remembered between database notifications (identity/token-cache.ts). */
+  tokenCache: { maxEntries: number; maxAgeMs: number };
   /** GET /metrics on this port and host; undefined: no metrics server. */
   metrics: { port: number; host: string } | undefined;
   blobDir: string;
@@ -214,6 +218,7 @@ export function parseEnv(source: Record<string, string | undefined>): Config {
       maxConnections: env.MAX_CONNECTIONS,
     },
     tokenPurgeIntervalSeconds: env.TOKEN_PURGE_INTERVAL_SECONDS,
+    tokenCache: { maxEntries: env.TOKEN_CACHE_ENTRIES, maxAgeMs: 60_000 },
     metrics:
       env.METRICS_PORT === undefined
         ? undefined

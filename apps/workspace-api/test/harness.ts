@@ -72,6 +72,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     blobMinFreeBytes: 0,
     searchTimeoutMs: 5_000,
     searchTimeBudget: { ratePerSecond: 0, burst: 0 },
+    // On, as in production: every test that revokes or deactivates checks it is forgotten.
+    tokenCache: { maxEntries: 10_000, maxAgeMs: 60_000 },
     seedDemo: undefined,
     server: {
       headersTimeoutMs: 20_000,

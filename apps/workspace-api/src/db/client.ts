@@ -18,8 +18,20 @@ export type DatabaseHandle = {
   /** Whether pg_trgm is installed, so `=lk=` searches can use trigram GIN indexes. */
   trgm: boolean;
   close: () => Promise<void>;
+  /**
+   * Listens for NOTIFY on `channel` until the returned stop is called. `onState(false)` says
+   * notifications may be missed from now on (the listening connection dropped; it reconnects
+   * every second), `onState(true)` that they arrive again. Never rejects: a database that cannot
+   * be reached yet starts out not listening.
+   */
+  listen: (channel: string, handlers: ListenHandlers) => Promise<() => Promise<void>>;
   /** The embedded instance, when PGlite (for dumps in tests). */
   pglite?: PGlite;
+};
+
+export type ListenHandlers = {
+  onNotify: (payload: string) => void;
+  onState: (listening: boolean) => void;
 };
 
 export type OpenDatabaseOptions = {
@@ -71,7 +83,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     if (schema) await pool.query(`create schema if not exists ${schema}`);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const trgm = await installTrgm(db);
-    return { db, kind: 'postgres', trgm, close: () => db.destroy() };
+    // Listening connections end with the handle, whoever closes it.
+    const listeners = new Set<() => Promise<void>>();
+    const listen = async (channel: string, handlers: ListenHandlers) => {
+      const stopOne = await listenPostgres(options.databaseUrl ?? '', channel, handlers);
+      const stop = async () => {
+        listeners.delete(stop);
+        await stopOne();
+      };
+      listeners.add(stop);
+      return stop;
+    };
+    const close = async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await db.destroy();
+    };
+    return { db, kind: 'postgres', trgm, close, listen };
   }
   // A new folder is created by initdb in a child process (WASM memory never shrinks, and initdb's
   // would stay in this process); a template is unpacked by PGlite itself (no initdb).
@@ -85,7 +112,74 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   const trgm = await installTrgm(db);
-  return { db, kind: 'pglite', trgm, close: () => db.destroy(), pglite };
+  // One process owns the embedded database: its notifications cannot be missed.
+  const listen = async (channel: string, handlers: ListenHandlers) => {
+    const stop = await pglite.listen(channel, (payload) => handlers.onNotify(payload));
+    handlers.onState(true);
+    return stop;
+  };
+  return { db, kind: 'pglite', trgm, close: () => db.destroy(), listen, pglite };
+}
+
+const RELISTEN_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to queries); reconnects every
+ * second after it drops, reporting the gap through `onState`.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const retryLater = () => {
+    if (!stopped) timer = setTimeout(() => void connect(), RELISTEN_MS);
+  };
+  const lost = (lostClient: pg.Client) => {
+    if (client !== lostClient) return;
+    client = undefined;
+    handlers.onState(false);
+    lostClient.end().catch(() => undefined);
+    retryLater();
+  };
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => handlers.onNotify(message.payload ?? ''));
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+    } catch {
+      next.removeAllListeners('end');
+      next.on('error', () => undefined);
+      await next.end().catch(() => undefined);
+      retryLater();
+      return;
+    }
+    if (stopped) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    client = next;
+    handlers.onState(true);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const current = client;
+    client = undefined;
+    if (current) {
+      current.removeAllListeners('end');
+      current.on('error', () => undefined);
+      await current.end().catch(() => undefined);
+    }
+  };
 }
 
 async function installTrgm(db: Db): Promise<boolean> {

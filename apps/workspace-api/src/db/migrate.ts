@@ -7,11 +7,13 @@ import type { Db } from './client.ts';
 import * as initial from './migrations/0001-initial.ts';
 import * as dataStatistics from './migrations/0002-data-statistics.ts';
 import * as groupWatchers from './migrations/0003-group-watchers.ts';
+import * as authNotify from './migrations/0004-auth-notify.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-data-statistics': dataStatistics,
   '0003-group-watchers': groupWatchers,
+  '0004-auth-notify': authNotify,
 };
 
 class InCodeProvider implements MigrationProvider {

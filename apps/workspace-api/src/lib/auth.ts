@@ -1,5 +1,6 @@
 // Bearer authentication: the token is hashed and looked up; expiry, revocation, credential and
-// user status are all checked in the one query.
+// user status are all checked in the one query, whose answer for a valid token is remembered until
+// anything about users, credentials or tokens changes (identity/token-cache.ts).
 import { createMiddleware } from 'hono/factory';
 
 import type { Db } from '../db/client.ts';
@@ -16,7 +17,7 @@ import { unauthorized } from './errors.ts';
 export async function authenticateToken(
   db: Db,
   token: string,
-): Promise<{ principal: Principal } | { reason: string }> {
+): Promise<{ principal: Principal; expiresAt: number } | { reason: string }> {
   const row = await db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
@@ -41,6 +42,7 @@ export async function authenticateToken(
   if (row.expires_at.getTime() <= Date.now()) return { reason: 'The access token expired' };
   if (row.status !== 'ACTIVE') return { reason: 'The user is not active' };
   return {
+    expiresAt: row.expires_at.getTime(),
     principal: {
       userId: row.id,
       email: row.email,
@@ -70,8 +72,17 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
       header !== undefined,
     );
   }
-  const result = await authenticateToken(c.var.deps.db, match[1]);
-  if ('reason' in result) throw unauthorized(result.reason);
-  c.set('principal', result.principal);
+  const { db, tokenCache } = c.var.deps;
+  const hash = sha256Hex(match[1]);
+  const cached = tokenCache.get(hash);
+  if (cached) {
+    c.set('principal', cached);
+  } else {
+    const generation = tokenCache.generation;
+    const result = await authenticateToken(db, match[1]);
+    if ('reason' in result) throw unauthorized(result.reason);
+    tokenCache.remember(hash, result.principal, result.expiresAt, generation);
+    c.set('principal', result.principal);
+  }
   await next();
 });

@@ -5,6 +5,7 @@ import type { UploadGate } from '../attachments/uploads.ts';
 import type { Db } from '../db/client.ts';
 import type { Role, UserStatus } from '../db/schema.ts';
 import type { Config } from '../env.ts';
+import type { TokenCache } from '../identity/token-cache.ts';
 import type { SecretChecker } from '../oauth/secret-check.ts';
 import type { TokenPurger } from '../oauth/token-purge.ts';
 import type { Workspace } from '../workspace/definitions.ts';
@@ -41,6 +42,8 @@ export type AppDeps = {
   uploads: UploadGate;
   /** Deletes expired and revoked tokens, at most once per interval. */
   tokenPurger: TokenPurger;
+  /** Valid tokens' principals, emptied by every change to users, credentials or tokens. */
+  tokenCache: TokenCache;
   /** Test-only: work injected into code paths that are otherwise hard to make slow. */
   hooks?: TestHooks;
 };

@@ -28,6 +28,8 @@ export async function revoke(c: Context<AppEnv>, request: RouteInput<typeof rout
     : undefined;
   if (!row) throw notFound(`No credential ${clientId}`);
   c.var.deps.secrets.forget(clientId);
+  // At once, not when the database's notification arrives: the caller's next request may be first.
+  c.var.deps.tokenCache.invalidate();
   const body: Credential = {
     clientId: row.client_id,
     userId: row.user_id,

@@ -113,6 +113,8 @@ export async function deactivate(
   requireAdmin(c, 'Only administrators may deactivate users');
   const id = request.params().userId;
   const row = await deactivateUser(c.var.deps.db, id);
+  // At once, not when the database's notification arrives: the caller's next request may be first.
+  c.var.deps.tokenCache.invalidate();
   if (!row) throw notFound(`No user ${id}`);
   return c.json(replyUser(c.var.deps.config.profile, toUser(row)));
 }
