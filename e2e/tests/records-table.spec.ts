@@ -17,6 +17,30 @@ function descending(values: string[]): boolean {
 }
 
 test.describe('records table', () => {
+  test('a page load asks for the first page alongside the definitions, not after them', async ({
+    page,
+    login,
+    tickets,
+  }) => {
+    await login('admin');
+    // A full page load: nothing cached, the session, the definitions and the first page to fetch.
+    await page.goto(tickets.url);
+    await expect(page.getByTestId('records-status')).toContainText(/^100 loaded/);
+    // Resource Timing, in the page's own clock: when the first page's request started, and when
+    // the definitions' response had arrived.
+    const timing = await page.evaluate((listPath) => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const at = (path: string) => entries.find((e) => new URL(e.name).pathname === path);
+      return {
+        recordsStart: at(listPath)?.startTime,
+        definitionsEnd: at('/bff/definitions')?.responseEnd,
+      };
+    }, `/api/v1/${tickets.recordType}/${tickets.alias}`);
+    expect(timing.recordsStart).toBeDefined();
+    expect(timing.definitionsEnd).toBeDefined();
+    expect(timing.recordsStart ?? Infinity).toBeLessThan(timing.definitionsEnd ?? 0);
+  });
+
   test('typed columns, sorting with aria-sort, column chooser, paging; the URL reproduces the view', async ({
     page,
     login,
@@ -76,9 +100,9 @@ test.describe('records table', () => {
     await expect(page.getByRole('columnheader', { name: 'Customer' })).toBeVisible();
     await expect(page).toHaveURL(/cols=/);
 
-    // Load more appends the next cursor page.
+    // Load more appends the next cursor page, twice the size of the first (growing pages).
     await page.getByRole('button', { name: 'Load more' }).click();
-    await expect(page.getByTestId('records-status')).toContainText(/^200 loaded/);
+    await expect(page.getByTestId('records-status')).toContainText(/^300 loaded/);
 
     // Next page moves the view's start cursor into the URL.
     await page.getByRole('button', { name: 'Next page' }).click();

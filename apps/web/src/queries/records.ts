@@ -5,10 +5,15 @@ import type { RecordType } from '@wsc/api-client';
 import { api } from '@/lib/api.ts';
 
 import type { FilterFieldTypes } from './request-filter.ts';
-import { nextCursor } from './paging.ts';
+import { growingPages } from './paging.ts';
 
-/** How many records one page of a records list (the table, the triage queue) loads. */
-const RECORDS_PAGE_SIZE = 100;
+/**
+ * Records in the first page of a records list (the table, the triage queue); the pages after it
+ * double, up to {@link RECORDS_MAX_PAGE_SIZE} (`growingPages`).
+ */
+export const RECORDS_FIRST_PAGE_SIZE = 100;
+/** The largest page a records list asks for (the published contract allows 1,000). */
+export const RECORDS_MAX_PAGE_SIZE = 500;
 
 export interface RecordSearchParams {
   filter?: string | undefined;
@@ -93,12 +98,11 @@ export function recordSearchQueryOptions(
       api.searchRecords(recordType, alias, {
         filter: await resolveFilter(filter, fields),
         sort: sort || undefined,
-        first: RECORDS_PAGE_SIZE,
-        after: pageParam,
+        first: pageParam.first,
+        after: pageParam.after,
         signal,
       }),
-    initialPageParam: cursor,
-    getNextPageParam: nextCursor,
+    ...growingPages(RECORDS_FIRST_PAGE_SIZE, RECORDS_MAX_PAGE_SIZE, cursor),
   });
 }
 

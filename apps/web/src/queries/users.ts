@@ -4,10 +4,12 @@ import { and, eq, ilike, or, serialize } from '@wsc/rsql';
 
 import { api } from '@/lib/api.ts';
 
-import { nextCursor } from './paging.ts';
+import { growingPages } from './paging.ts';
 
 /** Rows per page of the users table. */
 const USERS_PAGE_SIZE = 100;
+/** The largest page the users table asks for; pages double up to it (`growingPages`). */
+const USERS_MAX_PAGE_SIZE = 500;
 
 /**
  * The query keys of users. Every users query lives under `all` (list, detail, and the shared
@@ -37,12 +39,11 @@ export function usersListQueryOptions(filter: string) {
     queryFn: ({ pageParam, signal }) =>
       api.listUsers({
         filter: filter || undefined,
-        first: USERS_PAGE_SIZE,
-        after: pageParam,
+        first: pageParam.first,
+        after: pageParam.after,
         signal,
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursor,
+    ...growingPages(USERS_PAGE_SIZE, USERS_MAX_PAGE_SIZE),
   });
 }
 

@@ -6,6 +6,7 @@ import type { Definition, Field, RecordData } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
 import { cn } from '@/lib/utils.ts';
+import { PREFETCH_ROWS } from '@/queries/paging.ts';
 
 import { allFields, columnHeader, columnWidth } from '../lib/columns.ts';
 import { parseSort } from '../lib/search-params.ts';
@@ -117,7 +118,7 @@ export function RecordsTable({
   const lastIndex = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    if (onNearEnd && rows.length > 0 && lastIndex >= rows.length - 20) onNearEnd();
+    if (onNearEnd && rows.length > 0 && lastIndex >= rows.length - PREFETCH_ROWS) onNearEnd();
   }, [lastIndex, rows.length, onNearEnd]);
 
   const totalWidth =

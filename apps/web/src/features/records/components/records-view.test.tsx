@@ -214,12 +214,13 @@ describe('RecordsView against the hosted service', () => {
     );
 
   it('sends no sort, sorts the loaded rows itself, says so, and can load all to sort them', async () => {
-    // Enough rows that the table does not load the next page by itself (it does near the end).
+    // Enough rows that the table does not load the next page by itself (it does when fewer than
+    // PREFETCH_ROWS are left below the screen).
     const first = {
       paging: { end_cursor: 'p2', has_next_page: true },
-      items: Array.from({ length: 80 }, (_, i) => ({ data: hostedTicket(i + 1, String(i + 10)) })),
+      items: Array.from({ length: 120 }, (_, i) => ({ data: hostedTicket(i + 1, String(i + 10)) })),
     };
-    const second = { items: [{ data: hostedTicket(81, '1') }] };
+    const second = { items: [{ data: hostedTicket(121, '1') }] };
     const fetchMock = vi
       .spyOn(globalThis, 'fetch')
       .mockImplementation(async (input) =>
@@ -227,16 +228,16 @@ describe('RecordsView against the hosted service', () => {
       );
     const { user } = renderHosted({ sort: '-Priority' });
     const note = await screen.findByTestId('local-sort-note');
-    expect(note).toHaveTextContent('Sorted within the 80 loaded records only');
+    expect(note).toHaveTextContent('Sorted within the 120 loaded records only');
     const firstHandle = () => screen.getAllByRole('link', { name: /^SUP-/ })[0]?.textContent;
-    expect(firstHandle()).toBe('SUP-80');
+    expect(firstHandle()).toBe('SUP-120');
     // No total from the service: the status says what is known, not a made-up count.
-    expect(screen.getByTestId('records-status')).toHaveTextContent('80 loaded, more available');
+    expect(screen.getByTestId('records-status')).toHaveTextContent('120 loaded, more available');
     await user.click(within(note).getByRole('button', { name: /Load up to 5,000 and sort/ }));
     await waitFor(() =>
-      expect(screen.getByTestId('local-sort-note')).toHaveTextContent('all 81 records are loaded'),
+      expect(screen.getByTestId('local-sort-note')).toHaveTextContent('all 121 records are loaded'),
     );
-    expect(firstHandle()).toBe('SUP-80');
+    expect(firstHandle()).toBe('SUP-120');
     expect(fetchMock).toHaveBeenCalledTimes(2);
     for (const [input] of fetchMock.mock.calls) {
       expect(new URL(String(input), 'http://x').searchParams.has('sort')).toBe(false);

@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import type { User } from '@wsc/api-client';
 
 import { personName } from '@/lib/people.ts';
+import { PREFETCH_ROWS } from '@/queries/paging.ts';
 
 import { UserStatusBadge } from './user-status-badge.tsx';
 
@@ -48,7 +49,7 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
   const lastIndex = items[items.length - 1]?.index ?? 0;
 
   useEffect(() => {
-    if (onNearEnd && rows.length > 0 && lastIndex >= rows.length - 20) onNearEnd();
+    if (onNearEnd && rows.length > 0 && lastIndex >= rows.length - PREFETCH_ROWS) onNearEnd();
   }, [lastIndex, rows.length, onNearEnd]);
 
   return (

@@ -14,6 +14,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { RecordType } from '@wsc/api-client';
 import { RecordTypeSchema } from '@wsc/api-client';
 
+import type { FilterFieldTypes } from '@/queries/request-filter.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { buttonVariants } from '@/components/ui/button.tsx';
 import { BulkBar } from '@/features/bulk-changes/components/bulk-bar.tsx';
@@ -69,20 +70,29 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
   },
   loaderDeps: ({ search }) => ({ filter: search.filter, sort: search.sort, cursor: search.cursor }),
   loader: async ({ context, params, deps }) => {
-    const { items } = await context.queryClient.ensureQueryData(definitionsQueryOptions());
-    const definition = findDefinition(items, params.recordType, params.alias);
-    // Warm the first page while the route chunk renders; the view reads the same cache entry.
-    if (definition && definition.listable !== false) {
-      void context.queryClient.prefetchInfiniteQuery(
+    const { queryClient, session } = context;
+    const firstPage = (fields: FilterFieldTypes) =>
+      void queryClient.prefetchInfiniteQuery(
         recordSearchQueryOptions(
           params.recordType,
           params.alias,
           deps,
-          context.session.capabilities.sort,
-          definition.fields,
+          session.capabilities.sort,
+          fields,
         ),
       );
-    }
+    // Warm the first page while the route chunk renders; the view reads the same cache entry.
+    // With the definitions not loaded yet (a page load), ask for the page alongside them rather
+    // than after them when it cannot depend on them: no relative date to resolve against the
+    // fields, and a record type the service lists.
+    const early =
+      queryClient.getQueryData(definitionsQueryOptions().queryKey) === undefined &&
+      !deps.filter?.includes('{') &&
+      (params.recordType !== 'elements' || session.capabilities.elementLists);
+    if (early) firstPage([]);
+    const { items } = await queryClient.ensureQueryData(definitionsQueryOptions());
+    const definition = findDefinition(items, params.recordType, params.alias);
+    if (!early && definition && definition.listable !== false) firstPage(definition.fields);
     return { title: definition?.name ?? 'Records' };
   },
   head: ({ loaderData }) => ({
