@@ -6,35 +6,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 
 import type { Bench, BenchContext } from './lib/bench.ts';
 import type { Section } from './lib/report.ts';
 import type { Credential } from './lib/stack.ts';
+import { CHROMIUM, CHROMIUM_ARGS, signIn } from './lib/browser.ts';
+import { withConsoleStack } from './lib/console-stack.ts';
 import { machineInfo } from './lib/report.ts';
-import { startBff, startFreshApi, WEB_DIST } from './lib/stack.ts';
+import { WEB_DIST } from './lib/stack.ts';
 import { formatMs, summarize } from './lib/stats.ts';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RENDER_RUNS = 5;
 const TRIAGE_PRESSES = 15;
 const JS_BUDGET = 180 * 1024;
-
-export async function signIn(page: Page, credential: Credential) {
-  await page.getByLabel('Client ID').fill(credential.clientId);
-  await page.getByLabel('Client secret').fill(credential.clientSecret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 30_000 });
-}
 
 /**
  * Every script the browser loads from the sign-in page to the signed-in shell: its bytes on the
@@ -205,154 +189,142 @@ async function triageRuns(page: Page, url: string, presses: number): Promise<num
 }
 
 async function run(ctx: BenchContext): Promise<Section> {
-  if (!fs.existsSync(path.join(WEB_DIST, 'index.html')))
-    throw new Error('apps/web is not built: run `pnpm --filter web build` first');
-  const fresh = await startFreshApi('console-api');
-  try {
-    const bff = await startBff('console-bff', fresh.api.url);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    try {
-      const credential = fresh.credentials.admin;
-      const { scripts, signInOnly } = await firstLoadScripts(browser, bff.url, credential);
-      const totalGzip = [...scripts.values()].reduce((sum, s) => sum + s.gzip, 0);
-      const totalWire = [...scripts.values()].reduce((sum, s) => sum + s.wire, 0);
-      const encodings = [...new Set([...scripts.values()].map((s) => s.encoding))].join(', ');
-      const totalRaw = [...scripts.values()].reduce((sum, s) => sum + s.raw, 0);
-      const signInWire = [...signInOnly].reduce(
-        (sum, name) => sum + (scripts.get(name)?.wire ?? 0),
-        0,
-      );
-      ctx.log(
-        `console: first-load JS ${(totalWire / 1024).toFixed(1)} KiB on the wire (${encodings}), ${(totalGzip / 1024).toFixed(1)} KiB gzip, in ${scripts.size} files`,
-      );
+  return withConsoleStack('console', {}, async ({ bff, browser, credentials }) => {
+    const credential = credentials.admin;
+    const { scripts, signInOnly } = await firstLoadScripts(browser, bff.url, credential);
+    const totalGzip = [...scripts.values()].reduce((sum, s) => sum + s.gzip, 0);
+    const totalWire = [...scripts.values()].reduce((sum, s) => sum + s.wire, 0);
+    const encodings = [...new Set([...scripts.values()].map((s) => s.encoding))].join(', ');
+    const totalRaw = [...scripts.values()].reduce((sum, s) => sum + s.raw, 0);
+    const signInWire = [...signInOnly].reduce(
+      (sum, name) => sum + (scripts.get(name)?.wire ?? 0),
+      0,
+    );
+    ctx.log(
+      `console: first-load JS ${(totalWire / 1024).toFixed(1)} KiB on the wire (${encodings}), ${(totalGzip / 1024).toFixed(1)} KiB gzip, in ${scripts.size} files`,
+    );
 
-      // The records list asks for 100 rows per page; the bench rewrites the first page's request
-      // to first=1000, so the table's first render has 1,000 rows (the API's maximum page).
-      const context = await browser.newContext({
+    // The records list asks for 100 rows per page; the bench rewrites the first page's request
+    // to first=1000, so the table's first render has 1,000 rows (the API's maximum page).
+    const context = await browser.newContext({
+      baseURL: bff.url,
+      viewport: { width: 1280, height: 800 },
+    });
+    await context.addInitScript({ content: INSTRUMENT });
+    await context.route('**/api/v1/apps/support-tickets?*', async (route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get('first') === '100' && !url.searchParams.has('after')) {
+        url.searchParams.set('first', '1000');
+        await route.continue({ url: url.toString() });
+      } else {
+        await route.continue();
+      }
+    });
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await signIn(page, credential);
+    const listUrl = '/records/apps/support-tickets';
+    await renderRun(page, listUrl); // warm-up: chunks cached, JIT warm
+    const runs: RenderRun[] = [];
+    for (let i = 0; i < RENDER_RUNS; i += 1) runs.push(await renderRun(page, listUrl));
+    await context.close();
+
+    // Triage in a context of its own, without the 1,000-row rewrite: the queue as users get it.
+    const triageExists = /triage/i.test(fs.readdirSync(path.join(WEB_DIST, 'assets')).join(' '));
+    let triage: ReturnType<typeof summarize> | undefined;
+    if (triageExists) {
+      const triageContext = await browser.newContext({
         baseURL: bff.url,
         viewport: { width: 1280, height: 800 },
       });
-      await context.addInitScript({ content: INSTRUMENT });
-      await context.route('**/api/v1/apps/support-tickets?*', async (route) => {
-        const url = new URL(route.request().url());
-        if (url.searchParams.get('first') === '100' && !url.searchParams.has('after')) {
-          url.searchParams.set('first', '1000');
-          await route.continue({ url: url.toString() });
-        } else {
-          await route.continue();
-        }
-      });
-      const page = await context.newPage();
-      await page.goto('/sign-in');
-      await signIn(page, credential);
-      const listUrl = '/records/apps/support-tickets';
-      await renderRun(page, listUrl); // warm-up: chunks cached, JIT warm
-      const runs: RenderRun[] = [];
-      for (let i = 0; i < RENDER_RUNS; i += 1) runs.push(await renderRun(page, listUrl));
-      await context.close();
-
-      // Triage in a context of its own, without the 1,000-row rewrite: the queue as users get it.
-      const triageExists = /triage/i.test(fs.readdirSync(path.join(WEB_DIST, 'assets')).join(' '));
-      let triage: ReturnType<typeof summarize> | undefined;
-      if (triageExists) {
-        const triageContext = await browser.newContext({
-          baseURL: bff.url,
-          viewport: { width: 1280, height: 800 },
-        });
-        const triagePage = await triageContext.newPage();
-        await triagePage.goto('/sign-in');
-        await signIn(triagePage, credential);
-        triage = summarize(
-          await triageRuns(triagePage, '/records/apps/support-tickets/triage', TRIAGE_PRESSES),
-        );
-        await triageContext.close();
-      }
-
-      const render = summarize(runs.map((r) => r.renderMs));
-      const nav = summarize(runs.map((r) => r.navToRenderMs));
-      const scrollTasks = runs.flatMap((r) => r.scrollLongTasks);
-      const renderTasks = runs.flatMap((r) => r.longTasksDuringRender);
-      const maxFrame = Math.max(...runs.map((r) => r.maxFrameMs));
-      const frames = runs.reduce((sum, r) => sum + r.frames, 0);
-      ctx.log(
-        `console: 1,000-row first render p50 ${formatMs(render.p50)}, scroll long tasks ${scrollTasks.length}`,
+      const triagePage = await triageContext.newPage();
+      await triagePage.goto('/sign-in');
+      await signIn(triagePage, credential);
+      triage = summarize(
+        await triageRuns(triagePage, '/records/apps/support-tickets/triage', TRIAGE_PRESSES),
       );
-      return {
-        id: 'console',
-        title: 'Console in Chromium: first-load JS, 1,000-row table',
-        command: ctx.command,
-        date: new Date(),
-        machine: machineInfo(),
-        figures: [
-          {
-            name: 'JS loaded for sign-in + shell, bytes on the wire',
-            value: `${(totalWire / 1024).toFixed(1)} KiB in ${scripts.size} files, Content-Encoding ${encodings} (${(totalGzip / 1024).toFixed(1)} KiB as gzip level 6, ${(totalRaw / 1024).toFixed(0)} KiB raw)`,
-            budget: '<= 180 KB',
-            pass: totalWire <= JS_BUDGET,
-          },
-          {
-            name: 'of which the sign-in page alone',
-            value: `${(signInWire / 1024).toFixed(1)} KiB on the wire in ${signInOnly.size} files`,
-          },
-          {
-            name: `1,000-row table first render, p50 / max of ${RENDER_RUNS} (response end -> painted frame)`,
-            value: `${formatMs(render.p50)} / ${formatMs(render.max)}`,
-            budget: '<= 150 ms',
-            pass: render.p50 <= 150,
-          },
-          {
-            name: 'long tasks while scrolling the 1,000 rows',
-            value: `${scrollTasks.length} (longest ${formatMs(Math.max(0, ...scrollTasks))}); longest frame ${formatMs(maxFrame)} over ${frames} frames`,
-            budget: 'none',
-            pass: scrollTasks.length === 0,
-          },
-          {
-            name: 'long tasks during the first render',
-            value:
-              renderTasks.length === 0 ? 'none' : renderTasks.map((ms) => formatMs(ms)).join(', '),
-          },
-          { name: 'navigation -> 1,000 rows painted, p50', value: formatMs(nav.p50) },
-          triage
-            ? {
-                name: `triage: next record shown after \`j\`, p50 / max of ${triage.n} presses`,
-                value: `${formatMs(triage.p50)} / ${formatMs(triage.max)}`,
-                budget: '<= 100 ms',
-                pass: triage.p50 <= 100,
-              }
-            : {
-                name: 'triage: next record after `j`',
-                value: 'not measurable: this build has no triage view',
-                budget: '<= 100 ms',
-              },
-        ],
-        tables: [
-          {
-            title: 'Scripts loaded for sign-in + shell',
-            headers: ['script', 'raw', 'gzip', 'on the wire', 'loaded by'],
-            rows: [...scripts.entries()]
-              .sort((a, b) => b[1].wire - a[1].wire)
-              .map(([name, s]) => [
-                name,
-                `${(s.raw / 1024).toFixed(1)} KiB`,
-                `${(s.gzip / 1024).toFixed(1)} KiB`,
-                `${(s.wire / 1024).toFixed(1)} KiB (${s.encoding})`,
-                signInOnly.has(name) ? 'sign-in' : 'shell',
-              ]),
-          },
-        ],
-        notes: [
-          `Method: the production build (apps/web/dist, \`pnpm --filter web build\`) served by the BFF in front of a fresh API (demo data); Debian Chromium ${CHROMIUM} headless through playwright-core with ${CHROMIUM_ARGS.join(' ')}. JS size: every response of resource type script from opening /sign-in to the signed-in shell (Welcome page, network idle), counted as the bytes of its body on the wire (Playwright's request.sizes().responseBodySize: the build's precompressed brotli copy the BFF sends for Chromium's Accept-Encoding); each body is also gzip-compressed at zlib's default level 6 for comparison with runs before compression; "KB" budget read as KiB.`,
-          `Table: the records list requests 100 rows per page, so the bench rewrites the first page's request to first=1000 (playwright route) and the first render has 1,000 rows. First render = from the records response's responseEnd (Resource Timing) to the first animation frame after the status line reads "1,000 loaded"; ${RENDER_RUNS} page loads after one warm-up. Scrolling: the records scroller is moved 300 px per animation frame through all rows while a PerformanceObserver collects 'longtask' entries (> 50 ms).`,
-          `Triage: \`/records/apps/support-tickets/triage\` (the support-ticket queue as the console loads it, in a fresh signed-in context); ${TRIAGE_PRESSES} presses of \`j\` with 400 ms between them (time for the neighbours' prefetch); each from the keydown event's timestamp to the first animation frame after the next record's id is on screen with its fields loaded (no spinner).`,
-        ],
-      };
-    } finally {
-      await browser.close();
-      await bff.stop();
+      await triageContext.close();
     }
-  } finally {
-    await fresh.stop();
-  }
+
+    const render = summarize(runs.map((r) => r.renderMs));
+    const nav = summarize(runs.map((r) => r.navToRenderMs));
+    const scrollTasks = runs.flatMap((r) => r.scrollLongTasks);
+    const renderTasks = runs.flatMap((r) => r.longTasksDuringRender);
+    const maxFrame = Math.max(...runs.map((r) => r.maxFrameMs));
+    const frames = runs.reduce((sum, r) => sum + r.frames, 0);
+    ctx.log(
+      `console: 1,000-row first render p50 ${formatMs(render.p50)}, scroll long tasks ${scrollTasks.length}`,
+    );
+    return {
+      id: 'console',
+      title: 'Console in Chromium: first-load JS, 1,000-row table',
+      command: ctx.command,
+      date: new Date(),
+      machine: machineInfo(),
+      figures: [
+        {
+          name: 'JS loaded for sign-in + shell, bytes on the wire',
+          value: `${(totalWire / 1024).toFixed(1)} KiB in ${scripts.size} files, Content-Encoding ${encodings} (${(totalGzip / 1024).toFixed(1)} KiB as gzip level 6, ${(totalRaw / 1024).toFixed(0)} KiB raw)`,
+          budget: '<= 180 KB',
+          pass: totalWire <= JS_BUDGET,
+        },
+        {
+          name: 'of which the sign-in page alone',
+          value: `${(signInWire / 1024).toFixed(1)} KiB on the wire in ${signInOnly.size} files`,
+        },
+        {
+          name: `1,000-row table first render, p50 / max of ${RENDER_RUNS} (response end -> painted frame)`,
+          value: `${formatMs(render.p50)} / ${formatMs(render.max)}`,
+          budget: '<= 150 ms',
+          pass: render.p50 <= 150,
+        },
+        {
+          name: 'long tasks while scrolling the 1,000 rows',
+          value: `${scrollTasks.length} (longest ${formatMs(Math.max(0, ...scrollTasks))}); longest frame ${formatMs(maxFrame)} over ${frames} frames`,
+          budget: 'none',
+          pass: scrollTasks.length === 0,
+        },
+        {
+          name: 'long tasks during the first render',
+          value:
+            renderTasks.length === 0 ? 'none' : renderTasks.map((ms) => formatMs(ms)).join(', '),
+        },
+        { name: 'navigation -> 1,000 rows painted, p50', value: formatMs(nav.p50) },
+        triage
+          ? {
+              name: `triage: next record shown after \`j\`, p50 / max of ${triage.n} presses`,
+              value: `${formatMs(triage.p50)} / ${formatMs(triage.max)}`,
+              budget: '<= 100 ms',
+              pass: triage.p50 <= 100,
+            }
+          : {
+              name: 'triage: next record after `j`',
+              value: 'not measurable: this build has no triage view',
+              budget: '<= 100 ms',
+            },
+      ],
+      tables: [
+        {
+          title: 'Scripts loaded for sign-in + shell',
+          headers: ['script', 'raw', 'gzip', 'on the wire', 'loaded by'],
+          rows: [...scripts.entries()]
+            .sort((a, b) => b[1].wire - a[1].wire)
+            .map(([name, s]) => [
+              name,
+              `${(s.raw / 1024).toFixed(1)} KiB`,
+              `${(s.gzip / 1024).toFixed(1)} KiB`,
+              `${(s.wire / 1024).toFixed(1)} KiB (${s.encoding})`,
+              signInOnly.has(name) ? 'sign-in' : 'shell',
+            ]),
+        },
+      ],
+      notes: [
+        `Method: the production build (apps/web/dist, \`pnpm --filter web build\`) served by the BFF in front of a fresh API (demo data); Debian Chromium ${CHROMIUM} headless through playwright-core with ${CHROMIUM_ARGS.join(' ')}. JS size: every response of resource type script from opening /sign-in to the signed-in shell (Welcome page, network idle), counted as the bytes of its body on the wire (Playwright's request.sizes().responseBodySize: the build's precompressed brotli copy the BFF sends for Chromium's Accept-Encoding); each body is also gzip-compressed at zlib's default level 6 for comparison with runs before compression; "KB" budget read as KiB.`,
+        `Table: the records list requests 100 rows per page, so the bench rewrites the first page's request to first=1000 (playwright route) and the first render has 1,000 rows. First render = from the records response's responseEnd (Resource Timing) to the first animation frame after the status line reads "1,000 loaded"; ${RENDER_RUNS} page loads after one warm-up. Scrolling: the records scroller is moved 300 px per animation frame through all rows while a PerformanceObserver collects 'longtask' entries (> 50 ms).`,
+        `Triage: \`/records/apps/support-tickets/triage\` (the support-ticket queue as the console loads it, in a fresh signed-in context); ${TRIAGE_PRESSES} presses of \`j\` with 400 ms between them (time for the neighbours' prefetch); each from the keydown event's timestamp to the first animation frame after the next record's id is on screen with its fields loaded (no spinner).`,
+      ],
+    };
+  });
 }
 
 export const consoleBench: Bench = { id: 'console', title: 'Console in Chromium', run };

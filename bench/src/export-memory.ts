@@ -8,12 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 
 import type { Bench, BenchContext } from './lib/bench.ts';
 import type { Section } from './lib/report.ts';
-import { CHROMIUM, CHROMIUM_ARGS, signIn } from './console.ts';
 import { startApi } from './lib/api.ts';
+import { launchChromium, signIn } from './lib/browser.ts';
 import { getDataset } from './lib/datasets.ts';
 import { machineInfo } from './lib/report.ts';
 import { startBff, WEB_DIST } from './lib/stack.ts';
@@ -174,7 +173,7 @@ async function measureStore(browser: Browser, rows: number, ctx: BenchContext) {
 async function run(ctx: BenchContext): Promise<Section> {
   if (!fs.existsSync(path.join(WEB_DIST, 'index.html')))
     throw new Error('apps/web is not built: run `pnpm --filter web build` first');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const measures: Measure[] = [];
   const [small, large] = ROW_COUNTS as [number, number];
   try {

@@ -8,6 +8,7 @@ import { apiMemoryBench } from './api-memory.ts';
 import { apiRequestCostBench } from './api-request-cost.ts';
 import { apiSearchBench } from './api-search.ts';
 import { bffOverheadBench } from './bff-overhead.ts';
+import { consoleScaleBench } from './console-scale.ts';
 import { consoleBench } from './console.ts';
 import { exportMemoryBench } from './export-memory.ts';
 import { faultsBench } from './faults.ts';
@@ -28,6 +29,7 @@ export const BENCHES: Bench[] = [
   uploadBench,
   tokenCallsBench,
   consoleBench,
+  consoleScaleBench,
   soakBench,
   faultsBench,
   fuzzBench,

@@ -23,7 +23,9 @@ export type FreshApi = {
 };
 
 /**
- * Starts the API on a fresh data folder (demo seed) and reads its demo credentials.
+ * Starts the API on a fresh data folder (demo seed) and reads its demo credentials. `prepare`, when
+ * given, writes the store into the empty folder first (PGlite is single-process, so data is
+ * written before the API holds the folder); it must leave demo-credentials.json there.
  *
  * @example
  * const { api, credentials, stop } = await startFreshApi('bff-api', { TOKEN_TTL_SECONDS: '5' });
@@ -31,10 +33,12 @@ export type FreshApi = {
 export async function startFreshApi(
   name: string,
   env: Record<string, string> = {},
+  prepare?: (dataDir: string) => Promise<void>,
 ): Promise<FreshApi> {
   const tmp = await tempDir(name);
   const dataDir = path.join(tmp.dir, 'api');
   try {
+    if (prepare) await prepare(dataDir);
     const api = await startApi(name, { DATA_DIR: dataDir, ...env });
     const credentials = JSON.parse(
       await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8'),
