@@ -23,6 +23,12 @@ test.describe('records table', () => {
     tickets,
   }) => {
     await login('admin');
+    // The definitions take their time (400 ms more): a first page that waited for them would start
+    // after they arrive.
+    await page.route('**/bff/definitions', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
     // A full page load: nothing cached, the session, the definitions and the first page to fetch.
     await page.goto(tickets.url);
     await expect(page.getByTestId('records-status')).toContainText(/^100 loaded/);

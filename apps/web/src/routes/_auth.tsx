@@ -11,6 +11,7 @@ import { PaletteLauncher } from '@/features/command-palette/components/palette-l
 import { DefinitionNav } from '@/features/definitions/components/definition-nav.tsx';
 import { SavedViewsNav } from '@/features/saved-views/components/saved-views-nav.tsx';
 import { CapabilitiesContext } from '@/lib/capabilities.ts';
+import { savedViewsQueryOptions } from '@/lib/saved-views.ts';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 import { RouteError } from './-components/route-error.tsx';
@@ -25,12 +26,13 @@ export const Route = createFileRoute('/_auth')({
       forgetSessionData();
       throw redirect({ to: '/sign-in', search: { redirect: location.href } });
     }
-    return { session };
-  },
-  // Warm, don't await: a failing definitions call (429, 5xx) must not take the whole shell down;
-  // the sidebar and the page each show it where it happens.
-  loader: ({ context }) => {
+    // Warm, don't await: a failing definitions call (429, 5xx) must not take the whole shell down;
+    // the sidebar and the page each show it where it happens. Started here rather than in a
+    // loader so that, on a page load, they travel alongside what the page's own beforeLoad asks
+    // (the records list looks for a default saved view) instead of after it.
     void context.queryClient.prefetchQuery(definitionsQueryOptions());
+    void context.queryClient.prefetchQuery(savedViewsQueryOptions());
+    return { session };
   },
   errorComponent: RouteError,
   component: AuthLayout,

@@ -1,6 +1,4 @@
-import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from '@tanstack/react-router';
-import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 
@@ -14,26 +12,25 @@ import { UserStatusBadge } from './user-status-badge.tsx';
 /** Fixed row height: virtualization measures nothing, so thousands of rows scroll smoothly. */
 export const USER_ROW_HEIGHT = 41;
 
-const COLUMNS: ColumnDef<User>[] = [
+const COLUMNS = [
   { id: 'name', header: 'Name', size: 240 },
-  { id: 'email', header: 'Email', accessorKey: 'email', size: 280 },
+  { id: 'email', header: 'Email', size: 280 },
   { id: 'jobTitle', header: 'Job title', size: 220 },
   { id: 'status', header: 'Status', size: 120 },
-];
+] as const;
+
+const TOTAL_WIDTH = COLUMNS.reduce((sum, column) => sum + column.size, 0);
 
 /**
- * The users table: a sticky header and virtualized rows (only what is on screen is in the DOM),
- * the same approach as the records table. Each name links to the user's page.
+ * The users table: a sticky header and virtualized rows (only what is on screen is in the DOM).
+ * Like the records table (ADR 0010) it reads the users directly, with no row model: a model
+ * object per loaded user, rebuilt for all of them whenever a page arrives, made long tasks from
+ * about 5,700 loaded users on (docs/benchmarks.md, "Console at scale"). Each name links to the
+ * user's page.
  */
 export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: () => void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const table = useReactTable({
-    data: users,
-    columns: COLUMNS,
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (user) => user.id,
-  });
-  const rows = table.getRowModel().rows;
+  const rows = users;
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -61,24 +58,24 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
     >
       <table
         className="w-full table-fixed border-separate border-spacing-0 text-sm"
-        style={{ minWidth: table.getTotalSize() }}
+        style={{ minWidth: TOTAL_WIDTH }}
         aria-label="Users"
         aria-rowcount={rows.length + 1}
       >
         <colgroup>
-          {table.getVisibleLeafColumns().map((column) => (
-            <col key={column.id} style={{ width: column.getSize() }} />
+          {COLUMNS.map((column) => (
+            <col key={column.id} style={{ width: column.size }} />
           ))}
         </colgroup>
         <thead className="sticky top-0 z-10">
           <tr aria-rowindex={1}>
-            {table.getFlatHeaders().map((header) => (
+            {COLUMNS.map((column) => (
               <th
-                key={header.id}
+                key={column.id}
                 scope="col"
                 className="bg-muted text-muted-foreground h-9 border-b px-3 text-left align-middle text-xs font-medium"
               >
-                {String(header.column.columnDef.header)}
+                {column.header}
               </th>
             ))}
           </tr>
@@ -90,7 +87,7 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
             </tr>
           )}
           {items.map((item) => {
-            const user = rows[item.index]?.original;
+            const user = rows[item.index];
             if (!user) return null;
             return (
               <tr
