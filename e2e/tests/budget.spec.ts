@@ -30,7 +30,7 @@ test('first load JS for sign-in + shell stays within 180 KB gzip', async ({
 });
 
 // DESIGN.md budget: records table, 1,000 rows: first render <= 150 ms, scrolling without long tasks.
-test('a table of over 1,000 rows (1,200) re-renders within 150 ms and scrolls without long tasks', async ({
+test('a 1,000-row table re-renders within 150 ms and scrolls without long tasks', async ({
   page,
   login,
   tickets,
@@ -39,13 +39,13 @@ test('a table of over 1,000 rows (1,200) re-renders within 150 ms and scrolls wi
   await page.goto(tickets.url);
   const status = page.getByTestId('records-status');
   await expect(status).toContainText(/^100 loaded/);
-  // Pages grow (100, 200, 400, 500): 1,200 rows after three clicks.
-  for (const loaded of [300, 700, 1200]) {
+  // Pages grow (100, 300, 600): 1,000 rows after two clicks.
+  for (const loaded of [400, 1000]) {
     await page.getByRole('button', { name: 'Load more' }).click();
     await expect(status).toContainText(new RegExp(`^${loaded.toLocaleString('en-GB')} loaded`));
   }
 
-  // A client-side change that re-renders the whole 1,200-row table: showing one more column.
+  // A client-side change that re-renders the whole 1,000-row table: showing one more column.
   await page.getByRole('button', { name: 'Columns' }).click();
   const renderMs = await page.evaluate(async () => {
     const item = Array.from(document.querySelectorAll('[role="menuitemcheckbox"]')).find(
@@ -84,7 +84,7 @@ test('a table of over 1,000 rows (1,200) re-renders within 150 ms and scrolls wi
   // Timings mean nothing on a machine whose cores are already busy (the API, the BFF and other
   // suites share it): then the figures are reported but the budget is not enforced.
   const load = (os.loadavg()[0] ?? 0) / os.cpus().length;
-  const report = `1,200-row table: re-render ${renderMs.toFixed(0)} ms; long tasks while scrolling: ${longTasks.length} (${longTasks.map((t) => t.toFixed(0)).join(', ')} ms); load/core ${load.toFixed(1)}`;
+  const report = `1,000-row table: re-render ${renderMs.toFixed(0)} ms; long tasks while scrolling: ${longTasks.length} (${longTasks.map((t) => t.toFixed(0)).join(', ')} ms); load/core ${load.toFixed(1)}`;
   testInfo.annotations.push({ type: 'budget', description: report });
   console.log(report);
   if (load > 1) {

@@ -106,9 +106,9 @@ test.describe('records table', () => {
     await expect(page.getByRole('columnheader', { name: 'Customer' })).toBeVisible();
     await expect(page).toHaveURL(/cols=/);
 
-    // Load more appends the next cursor page, twice the size of the first (growing pages).
+    // Load more appends the next cursor page, three times the size of the first (growing pages).
     await page.getByRole('button', { name: 'Load more' }).click();
-    await expect(page.getByTestId('records-status')).toContainText(/^300 loaded/);
+    await expect(page.getByTestId('records-status')).toContainText(/^400 loaded/);
 
     // Next page moves the view's start cursor into the URL.
     await page.getByRole('button', { name: 'Next page' }).click();

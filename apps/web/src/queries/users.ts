@@ -8,8 +8,8 @@ import { growingPages } from './paging.ts';
 
 /** Rows per page of the users table. */
 const USERS_PAGE_SIZE = 100;
-/** The largest page the users table asks for; pages double up to it (`growingPages`). */
-const USERS_MAX_PAGE_SIZE = 500;
+/** The largest page the users table asks for; pages grow up to it (`growingPages`). */
+const USERS_MAX_PAGE_SIZE = 600;
 
 /**
  * The query keys of users. Every users query lives under `all` (list, detail, and the shared

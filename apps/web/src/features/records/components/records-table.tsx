@@ -6,7 +6,7 @@ import type { Definition, Field, RecordData } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
 import { cn } from '@/lib/utils.ts';
-import { PREFETCH_ROWS } from '@/queries/paging.ts';
+import { wantsNextPage } from '@/queries/paging.ts';
 
 import { allFields, columnHeader, columnWidth } from '../lib/columns.ts';
 import { parseSort } from '../lib/search-params.ts';
@@ -116,10 +116,11 @@ export function RecordsTable({
   const paddingBottom =
     items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
+  const scrolled = (virtualizer.scrollOffset ?? 0) > 0;
 
   useEffect(() => {
-    if (onNearEnd && rows.length > 0 && lastIndex >= rows.length - PREFETCH_ROWS) onNearEnd();
-  }, [lastIndex, rows.length, onNearEnd]);
+    if (onNearEnd && wantsNextPage(rows.length, lastIndex, scrolled)) onNearEnd();
+  }, [lastIndex, rows.length, scrolled, onNearEnd]);
 
   const totalWidth =
     tableColumns.reduce((sum, column) => sum + column.size, 0) + (selection ? SELECT_WIDTH : 0);

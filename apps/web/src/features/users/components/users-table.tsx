@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { User } from '@wsc/api-client';
 
 import { personName } from '@/lib/people.ts';
-import { PREFETCH_ROWS } from '@/queries/paging.ts';
+import { wantsNextPage } from '@/queries/paging.ts';
 
 import { UserStatusBadge } from './user-status-badge.tsx';
 
@@ -44,10 +44,11 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
   const paddingBottom =
     items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
+  const scrolled = (virtualizer.scrollOffset ?? 0) > 0;
 
   useEffect(() => {
-    if (onNearEnd && rows.length > 0 && lastIndex >= rows.length - PREFETCH_ROWS) onNearEnd();
-  }, [lastIndex, rows.length, onNearEnd]);
+    if (onNearEnd && wantsNextPage(rows.length, lastIndex, scrolled)) onNearEnd();
+  }, [lastIndex, rows.length, scrolled, onNearEnd]);
 
   return (
     <div
