@@ -2,7 +2,7 @@
 // so tests build apps with their own config and database.
 import type { DatabaseHandle } from './db/client.ts';
 import type { Config } from './env.ts';
-import type { AppDeps, Logger } from './lib/types.ts';
+import type { AppDeps, Logger, Principal } from './lib/types.ts';
 import type { Workspace } from './workspace/definitions.ts';
 import { UploadGate } from './attachments/uploads.ts';
 import { openDatabase } from './db/client.ts';
@@ -84,7 +84,7 @@ export async function initDeps(
   const cursorKey = Buffer.from(await readSetting(database.db, 'cursor_key'), 'base64url');
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const uploads = new UploadGate();
-  const tokenCache = new TokenCache(config.tokenCache);
+  const tokenCache = new TokenCache<Principal>(config.tokenCache);
   const stopListening = await database.listen(AUTH_CHANNEL, {
     onNotify: () => tokenCache.invalidate(),
     onState: (listening) => {

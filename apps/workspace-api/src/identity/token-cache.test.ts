@@ -16,14 +16,14 @@ const principal = (userId: string): Principal => ({
 
 function listeningCache(maxEntries = 3, maxAgeMs = 60_000) {
   let now = 1_000_000;
-  const cache = new TokenCache({ maxEntries, maxAgeMs }, () => now);
+  const cache = new TokenCache<Principal>({ maxEntries, maxAgeMs }, () => now);
   cache.setListening(true);
   return { cache, advance: (ms: number) => (now += ms), now: () => now };
 }
 
 describe('TokenCache', () => {
   it('answers nothing and remembers nothing until it listens for changes', () => {
-    const cache = new TokenCache({ maxEntries: 10, maxAgeMs: 60_000 });
+    const cache = new TokenCache<Principal>({ maxEntries: 10, maxAgeMs: 60_000 });
     cache.remember('h1', principal('u1'), Date.now() + 60_000, cache.generation);
     expect(cache.get('h1')).toBeUndefined();
     expect(cache.size).toBe(0);
@@ -72,7 +72,7 @@ describe('TokenCache', () => {
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('c')?.userId).toBe('c');
 
-    const off = new TokenCache({ maxEntries: 0, maxAgeMs: 60_000 });
+    const off = new TokenCache<Principal>({ maxEntries: 0, maxAgeMs: 60_000 });
     off.setListening(true);
     off.remember('a', principal('a'), Date.now() + 60_000, off.generation);
     expect(off.active).toBe(false);

@@ -11,8 +11,6 @@
 // - an entry lives at most `maxAgeMs` and never past its token's expiry.
 // Only valid tokens are remembered, at most `maxEntries` of them (the oldest go first): random
 // tokens from an attacker cost a database lookup each, as before, and no memory.
-import type { Principal } from '../lib/types.ts';
-
 /** The channel migration 0004's triggers notify. */
 export const AUTH_CHANNEL = 'wsc_auth';
 
@@ -23,17 +21,20 @@ export type TokenCacheLimits = {
   maxAgeMs: number;
 };
 
-type Entry = { principal: Principal; expiresAt: number; cachedAt: number };
+type Entry<P> = { principal: P; expiresAt: number; cachedAt: number };
 
 /**
+ * `P`: what a valid token stands for (the API's `Principal`; generic so this module depends on
+ * nothing of the app's).
+ *
  * @example
- * const cache = new TokenCache({ maxEntries: 10_000, maxAgeMs: 60_000 });
+ * const cache = new TokenCache<Principal>({ maxEntries: 10_000, maxAgeMs: 60_000 });
  * const generation = cache.generation;
  * const principal = cache.get(hash) ?? (await lookUp(hash));
  * cache.remember(hash, principal, expiresAt, generation);
  */
-export class TokenCache {
-  readonly #entries = new Map<string, Entry>();
+export class TokenCache<P> {
+  readonly #entries = new Map<string, Entry<P>>();
   #generation = 0;
   #listening = false;
   #invalidations = 0;
@@ -75,7 +76,7 @@ export class TokenCache {
     this.#entries.clear();
   }
 
-  get(tokenHash: string): Principal | undefined {
+  get(tokenHash: string): P | undefined {
     if (!this.active) return undefined;
     const entry = this.#entries.get(tokenHash);
     if (!entry) return undefined;
@@ -88,7 +89,7 @@ export class TokenCache {
   }
 
   /** Remembers a valid token's principal, unless the cache was emptied since `generation`. */
-  remember(tokenHash: string, principal: Principal, expiresAt: number, generation: number): void {
+  remember(tokenHash: string, principal: P, expiresAt: number, generation: number): void {
     if (!this.active || generation !== this.#generation) return;
     this.#entries.delete(tokenHash);
     if (this.#entries.size >= this.limits.maxEntries) {

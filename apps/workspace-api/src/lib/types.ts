@@ -43,7 +43,7 @@ export type AppDeps = {
   /** Deletes expired and revoked tokens, at most once per interval. */
   tokenPurger: TokenPurger;
   /** Valid tokens' principals, emptied by every change to users, credentials or tokens. */
-  tokenCache: TokenCache;
+  tokenCache: TokenCache<Principal>;
   /** Test-only: work injected into code paths that are otherwise hard to make slow. */
   hooks?: TestHooks;
 };
