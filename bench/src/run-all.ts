@@ -17,6 +17,7 @@ import { parseArgs } from './lib/bench.ts';
 import { releaseDatasets } from './lib/datasets.ts';
 import { ROOT } from './lib/processes.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
+import { sideBySideBench } from './side-by-side.ts';
 import { soakBench } from './soak.ts';
 import { tokenCallsBench } from './token-calls.ts';
 import { uploadBench } from './upload.ts';
@@ -30,6 +31,7 @@ export const BENCHES: Bench[] = [
   tokenCallsBench,
   consoleBench,
   consoleScaleBench,
+  sideBySideBench,
   soakBench,
   faultsBench,
   fuzzBench,
