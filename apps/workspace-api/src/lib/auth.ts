@@ -14,9 +14,17 @@ import { unauthorized } from './errors.ts';
  * @example
  * const result = await authenticateToken(db, token);
  */
-export async function authenticateToken(
+export function authenticateToken(
   db: Db,
   token: string,
+): Promise<{ principal: Principal; expiresAt: number } | { reason: string }> {
+  return authenticateTokenHash(db, sha256Hex(token));
+}
+
+/** {@link authenticateToken} for a token already hashed (the cache's key is the same hash). */
+async function authenticateTokenHash(
+  db: Db,
+  tokenHash: string,
 ): Promise<{ principal: Principal; expiresAt: number } | { reason: string }> {
   const row = await db
     .selectFrom('tokens')
@@ -35,7 +43,7 @@ export async function authenticateToken(
       'users.status',
       'users.role',
     ])
-    .where('tokens.token_hash', '=', sha256Hex(token))
+    .where('tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return { reason: 'The access token is not valid' };
   if (row.revoked || row.revoked_at !== null) return { reason: 'The access token was revoked' };
@@ -79,7 +87,7 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
     c.set('principal', cached);
   } else {
     const generation = tokenCache.generation;
-    const result = await authenticateToken(db, match[1]);
+    const result = await authenticateTokenHash(db, hash);
     if ('reason' in result) throw unauthorized(result.reason);
     tokenCache.remember(hash, result.principal, result.expiresAt, generation);
     c.set('principal', result.principal);
