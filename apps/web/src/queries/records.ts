@@ -60,6 +60,14 @@ export const recordKeys = {
 };
 
 /**
+ * Whether a filter may hold a relative date (`{today}`, ADR 0017), so that sending it needs the
+ * definition's fields and the resolver; a filter without `{` is sent as it is.
+ */
+export function holdsRelativeDate(filter: string | undefined): boolean {
+  return filter?.includes('{') ?? false;
+}
+
+/**
  * {@link requestFilter}, loaded only for a filter with a relative date: the RSQL parser it needs
  * stays out of the first load (the Overview and the shell never parse a filter).
  */
@@ -67,7 +75,7 @@ async function resolveFilter(
   filter: string | undefined,
   fields: FilterFieldTypes,
 ): Promise<string | undefined> {
-  if (!filter?.includes('{')) return filter || undefined;
+  if (!holdsRelativeDate(filter)) return filter || undefined;
   const { requestFilter } = await import('./request-filter.ts');
   return requestFilter(filter, fields);
 }

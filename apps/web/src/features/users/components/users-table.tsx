@@ -30,9 +30,8 @@ const TOTAL_WIDTH = COLUMNS.reduce((sum, column) => sum + column.size, 0);
  */
 export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: () => void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const rows = users;
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: users.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => USER_ROW_HEIGHT,
     overscan: 10,
@@ -47,8 +46,8 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
   const scrolled = (virtualizer.scrollOffset ?? 0) > 0;
 
   useEffect(() => {
-    if (onNearEnd && wantsNextPage(rows.length, lastIndex, scrolled)) onNearEnd();
-  }, [lastIndex, rows.length, scrolled, onNearEnd]);
+    if (onNearEnd && wantsNextPage(users.length, lastIndex, scrolled)) onNearEnd();
+  }, [lastIndex, users.length, scrolled, onNearEnd]);
 
   return (
     <div
@@ -61,7 +60,7 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
         className="w-full table-fixed border-separate border-spacing-0 text-sm"
         style={{ minWidth: TOTAL_WIDTH }}
         aria-label="Users"
-        aria-rowcount={rows.length + 1}
+        aria-rowcount={users.length + 1}
       >
         <colgroup>
           {COLUMNS.map((column) => (
@@ -88,7 +87,7 @@ export function UsersTable({ users, onNearEnd }: { users: User[]; onNearEnd?: ()
             </tr>
           )}
           {items.map((item) => {
-            const user = rows[item.index];
+            const user = users[item.index];
             if (!user) return null;
             return (
               <tr

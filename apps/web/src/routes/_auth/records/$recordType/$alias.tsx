@@ -31,6 +31,7 @@ import {
   RECORD_TYPE_LABELS,
 } from '@/queries/definitions.ts';
 import {
+  holdsRelativeDate,
   recordCountQueryOptions,
   recordKeys,
   recordSearchQueryOptions,
@@ -87,7 +88,7 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
     // fields, and a record type the service lists.
     const early =
       queryClient.getQueryData(definitionsQueryOptions().queryKey) === undefined &&
-      !deps.filter?.includes('{') &&
+      !holdsRelativeDate(deps.filter) &&
       (params.recordType !== 'elements' || session.capabilities.elementLists);
     if (early) firstPage([]);
     const { items } = await queryClient.ensureQueryData(definitionsQueryOptions());
