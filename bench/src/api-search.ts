@@ -23,7 +23,16 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const PHASE_CAP_MS = 20_000;
 const WARMUP = 5;
 
-export type TriageQuery = { name: string; filter: string; sort?: string };
+export type TriageQuery = {
+  name: string;
+  filter: string;
+  sort?: string;
+  /**
+   * Not one of the six triage searches of the budget: a broad filter matching over half of the
+   * records, whose exact `total` costs O(matches); measured and reported on its own row.
+   */
+  broad?: true;
+};
 
 /**
  * The triage searches: three clauses each, over the operators support staff use most.
@@ -58,6 +67,7 @@ export function triageQueries(
       filter: `Status=in=(New,Open,Pending);Customer=='${sample.customer}';Severity!=Low`,
       sort: '-Created At',
     },
+    { name: 'broad', filter: 'Status==Closed', broad: true },
   ];
 }
 
@@ -260,17 +270,23 @@ function datasetFigures(result: DatasetResult, budgetP50: number): Figure[] {
     result.dataset.kind === 'pglite'
       ? `${result.dataset.count / 1000}k, PGlite`
       : `${result.dataset.count / 1_000_000}M, PostgreSQL`;
-  const worst = result.queries.reduce((a, b) => (b.api.p50 > a.api.p50 ? b : a));
+  const triage = result.queries.filter((q) => !q.query.broad);
+  const broad = result.queries.filter((q) => q.query.broad);
+  const worst = triage.reduce((a, b) => (b.api.p50 > a.api.p50 ? b : a));
   const worstRatio = result.queries.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-  const medianP50 = summarize(result.queries.map((q) => q.api.p50)).p50;
+  const medianP50 = summarize(triage.map((q) => q.api.p50)).p50;
   return [
     {
-      name: `search p50, slowest of ${result.queries.length} triage queries (${where})`,
+      name: `search p50, slowest of ${triage.length} triage queries (${where})`,
       value: `${formatMs(worst.api.p50)} (${worst.query.name})`,
       budget: `<= ${budgetP50} ms`,
       pass: worst.api.p50 <= budgetP50,
     },
-    { name: `search p50, median over the queries (${where})`, value: formatMs(medianP50) },
+    { name: `search p50, median over the triage queries (${where})`, value: formatMs(medianP50) },
+    ...broad.map((q) => ({
+      name: `search p50, broad filter \`${q.query.filter}\` (${where})`,
+      value: `${formatMs(q.api.p50)} (total ${q.total.toLocaleString('en')})`,
+    })),
     {
       name: `API / raw SQL p50, worst query (${where})`,
       value: `${worstRatio.ratio.toFixed(2)}x (${worstRatio.query.name})`,

@@ -42,7 +42,7 @@ async function main() {
     const definition = workspace.find('apps', 'support-tickets');
     if (!definition) throw new Error('support-tickets missing from the demo workspace');
     if (values['ensure-indexes']) {
-      await ensureDefinitionIndexes(handle.db, workspace.definitions, { trgm: handle.trgm });
+      await ensureDefinitionIndexes(handle.db, workspace.definitions, handle);
       await sql`analyze records`.execute(handle.db);
     }
     // The most frequent assignee and customer, as the seed's sample gives them to api-search.

@@ -142,7 +142,7 @@ export async function seedStore(target: SeedTarget): Promise<SeedOutcome> {
 
     // The definition's expression indexes are dropped for the load and built once at the end
     // (as the API's withDeferredIndexes does), one by one so that each build is timed.
-    const plans = planDefinitionIndexes(definition, { trgm: deps.trgm });
+    const plans = planDefinitionIndexes(definition, deps);
     for (const plan of plans) await sql`drop index if exists ${sql.id(plan.name)}`.execute(deps.db);
     const loadStart = performance.now();
     const [firstNumber = 0] =

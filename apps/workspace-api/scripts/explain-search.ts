@@ -19,7 +19,7 @@ const database = await openDatabase({
 const { db } = database;
 await migrateToLatest(db);
 const workspace = await loadWorkspace();
-await syncWorkspace(db, workspace, { trgm: database.trgm });
+await syncWorkspace(db, workspace, database);
 const definition = workspace.find('apps', 'support-tickets');
 if (!definition) throw new Error('no support-tickets');
 const existing = await db

@@ -80,7 +80,7 @@ export async function initDeps(
     }));
   await migrateToLatest(database.db);
   const workspace = options.workspace ?? (await loadWorkspace(config.workspaceFile));
-  await syncWorkspace(database.db, workspace, { trgm: database.trgm });
+  await syncWorkspace(database.db, workspace, database);
   const cursorKey = Buffer.from(await readSetting(database.db, 'cursor_key'), 'base64url');
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const uploads = new UploadGate();
@@ -103,6 +103,7 @@ export async function initDeps(
     db: database.db,
     dbKind: database.kind,
     trgm: database.trgm,
+    btreeGin: database.btreeGin,
     workspace,
     cursorKey,
     logger,

@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   const file = path.join(os.tmpdir(), `wsa-template-${randomBytes(6).toString('hex')}.tar`);
   const database = await openDatabase({});
   await migrateToLatest(database.db);
-  await syncWorkspace(database.db, await loadWorkspace(), { trgm: database.trgm });
+  await syncWorkspace(database.db, await loadWorkspace(), database);
   if (!database.pglite) throw new Error('openDatabase did not expose the PGlite instance');
   const dump = await database.pglite.dumpDataDir('none');
   await fs.writeFile(file, Buffer.from(await dump.arrayBuffer()));

@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -17,6 +18,8 @@ export type DatabaseHandle = {
   kind: 'pglite' | 'postgres';
   /** Whether pg_trgm is installed, so `=lk=` searches can use trigram GIN indexes. */
   trgm: boolean;
+  /** Whether btree_gin is installed, so NUMBER fields can be columns of the search GIN index. */
+  btreeGin: boolean;
   close: () => Promise<void>;
   /**
    * Listens for NOTIFY on `channel` until the returned stop is called. `onState(false)` says
@@ -63,7 +66,7 @@ export const PGLITE_SHARED_BUFFERS_MB = 64;
 pg.types.setTypeParser(20, (value) => Number(value));
 
 /**
- * Opens PGlite or PostgreSQL and installs pg_trgm when possible.
+ * Opens PGlite or PostgreSQL and installs pg_trgm and btree_gin when possible.
  *
  * @example
  * const { db, close } = await openDatabase({}); // in-memory PGlite
@@ -82,7 +85,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     });
     if (schema) await pool.query(`create schema if not exists ${schema}`);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const trgm = await installTrgm(db);
+    const trgm = await installExtension(db, 'pg_trgm');
+    const btreeGin = await installExtension(db, 'btree_gin');
     // Listening connections end with the handle, whoever closes it.
     const listeners = new Set<() => Promise<void>>();
     const listen = async (channel: string, handlers: ListenHandlers) => {
@@ -98,7 +102,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await Promise.all([...listeners].map((stop) => stop()));
       await db.destroy();
     };
-    return { db, kind: 'postgres', trgm, close, listen };
+    return { db, kind: 'postgres', trgm, btreeGin, close, listen };
   }
   // A new folder is created by initdb in a child process (WASM memory never shrinks, and initdb's
   // would stay in this process); a template is unpacked by PGlite itself (no initdb).
@@ -107,18 +111,19 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const pglite = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
     ...(options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {}),
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, btree_gin },
     startParams: pgliteStartParams(options.pgliteSharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB),
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  const trgm = await installTrgm(db);
+  const trgm = await installExtension(db, 'pg_trgm');
+  const btreeGin = await installExtension(db, 'btree_gin');
   // One process owns the embedded database: its notifications cannot be missed.
   const listen = async (channel: string, handlers: ListenHandlers) => {
     const stop = await pglite.listen(channel, (payload) => handlers.onNotify(payload));
     handlers.onState(true);
     return stop;
   };
-  return { db, kind: 'pglite', trgm, close: () => db.destroy(), listen, pglite };
+  return { db, kind: 'pglite', trgm, btreeGin, close: () => db.destroy(), listen, pglite };
 }
 
 const RELISTEN_MS = 1_000;
@@ -182,19 +187,20 @@ async function listenPostgres(
   };
 }
 
-async function installTrgm(db: Db): Promise<boolean> {
+/** Installs a contrib extension the search indexes use; false when the server does not have it. */
+async function installExtension(db: Db, name: 'pg_trgm' | 'btree_gin'): Promise<boolean> {
   // Several test files may race to create the extension in one database; retry once on conflict.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      await sql`create extension if not exists pg_trgm with schema public`.execute(db);
+      await sql`create extension if not exists ${sql.id(name)} with schema public`.execute(db);
       return true;
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (code !== '23505' && code !== '42710') return false; // not available: plain LIKE scans
+      if (code !== '23505' && code !== '42710') return false; // not available: indexes without it
     }
   }
   const { rows } = await sql<{
     n: number;
-  }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+  }>`select count(*)::int as n from pg_extension where extname = ${name}`.execute(db);
   return (rows[0]?.n ?? 0) > 0;
 }

@@ -21,6 +21,8 @@ export type AppDeps = {
   dbKind: 'pglite' | 'postgres';
   /** pg_trgm installed: `=lk=` can use trigram indexes. */
   trgm: boolean;
+  /** btree_gin installed: NUMBER fields are columns of the search GIN index. */
+  btreeGin: boolean;
   workspace: Workspace;
   /** HMAC key for paging cursors. */
   cursorKey: Buffer;

@@ -203,19 +203,19 @@ describe('per-definition indexes', () => {
     );
     await sql`create index keep_me on records (seq) where alias = 'other'`.execute(h.db);
     expect(await indexNames()).toContain('rx_00000000000000000000');
-    await ensureDefinitionIndexes(h.db, h.deps.workspace.definitions, { trgm: h.deps.trgm });
+    await ensureDefinitionIndexes(h.db, h.deps.workspace.definitions, h.deps);
     const names = await indexNames();
     expect(names).not.toContain('rx_00000000000000000000');
     expect(names).toContain('keep_me');
     const planned = h.deps.workspace.definitions.flatMap((d) =>
-      planDefinitionIndexes(d, { trgm: h.deps.trgm }).map((plan) => plan.name),
+      planDefinitionIndexes(d, h.deps).map((plan) => plan.name),
     );
     expect(planned.filter((name) => !names.has(name))).toEqual([]);
     await sql`drop index keep_me`.execute(h.db);
   });
 
   it('plans one search GIN index per definition whose name changes with its columns', () => {
-    const plans = planDefinitionIndexes(definition, { trgm: true });
+    const plans = planDefinitionIndexes(definition, { trgm: true, btreeGin: true });
     const gin = plans.filter((plan) => plan.ddl.includes('jsonb_path_ops'));
     expect(gin).toHaveLength(1);
     expect(gin[0]?.ddl).toContain(
@@ -228,12 +228,20 @@ describe('per-definition indexes', () => {
         ...definition,
         fields: [...definition.fields, { name: 'Notes', type: 'TEXT', required: false }],
       },
-      { trgm: true },
+      { trgm: true, btreeGin: true },
     ).find((plan) => plan.ddl.includes('jsonb_path_ops'));
     expect(withField?.name).not.toBe(gin[0]?.name);
     expect(withField?.ddl).toContain("(data ->> 'Notes') public.gin_trgm_ops");
-    const withoutTrgm = planDefinitionIndexes(definition, { trgm: false });
+    // With btree_gin, each NUMBER field is a numeric column of the same index.
+    expect(gin[0]?.ddl).toContain("((data ->> 'Priority')::numeric))");
+    const withoutTrgm = planDefinitionIndexes(definition, { trgm: false, btreeGin: true });
     expect(withoutTrgm.filter((plan) => plan.ddl.includes('gin_trgm_ops'))).toEqual([]);
     expect(withoutTrgm.filter((plan) => plan.ddl.includes('jsonb_path_ops'))).toHaveLength(1);
+    // Neither extension: revision 1's containment-only index, under its own name.
+    const bare = planDefinitionIndexes(definition, { trgm: false, btreeGin: false });
+    const bareGin = bare.filter((plan) => plan.ddl.includes('jsonb_path_ops'));
+    expect(bareGin.map((plan) => plan.ddl)).toEqual([
+      expect.stringContaining('using gin (data jsonb_path_ops) where'),
+    ]);
   });
 });

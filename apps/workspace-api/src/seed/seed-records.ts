@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 
 import type { Db } from '../db/client.ts';
+import type { IndexFeatures } from '../db/definition-indexes.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { Rng } from './prng.ts';
 import { ensureDefinitionIndexes, planDefinitionIndexes } from '../db/definition-indexes.ts';
@@ -398,30 +399,30 @@ export async function insertGeneratedRecords(
  * start, which recreates them (syncWorkspace).
  *
  * @example
- * await withDeferredIndexes(trx, workspace.definitions, deps.trgm, () => insertGeneratedRecords(trx, definition, rows));
+ * await withDeferredIndexes(trx, workspace.definitions, deps, () => insertGeneratedRecords(trx, definition, rows));
  */
 export async function withDeferredIndexes<T>(
   db: Db,
   definitions: WorkspaceDefinition[],
-  trgm: boolean,
+  features: IndexFeatures,
   load: () => Promise<T>,
 ): Promise<T> {
   for (const definition of definitions) {
-    for (const plan of planDefinitionIndexes(definition, { trgm }))
+    for (const plan of planDefinitionIndexes(definition, features))
       await sql`drop index if exists ${sql.id(plan.name)}`.execute(db);
   }
   const result = await load();
-  await ensureDefinitionIndexes(db, definitions, { trgm });
+  await ensureDefinitionIndexes(db, definitions, features);
   return result;
 }
 
 export type SeedRecordsOptions = {
   /**
    * Drop the definition's expression indexes during the load and rebuild them at the end (much
-   * faster for 100k+ rows; searches are slow until the rebuild finishes). Needs `trgm` to rebuild
-   * the same indexes the server uses (`deps.trgm`).
+   * faster for 100k+ rows; searches are slow until the rebuild finishes). Needs the server's
+   * extensions to rebuild the same indexes it uses (`deps.trgm`, `deps.btreeGin`).
    */
-  deferIndexes?: { trgm: boolean };
+  deferIndexes?: IndexFeatures;
   /** Rows generated and inserted per round (memory stays bounded for 1M). Default 5,000. */
   chunkSize?: number;
   /** Rows per INSERT statement. Default 500 (~4,000 bound parameters). */
@@ -453,8 +454,7 @@ export async function seedRecords(
   const numbers = await reserveHandleNumbers(db, definition.handle, count);
   const firstNumber = numbers[0] ?? 0;
   const load = () => loadChunks(db, definition, count, rng, ctx, options, chunkSize, firstNumber);
-  if (options.deferIndexes)
-    await withDeferredIndexes(db, [definition], options.deferIndexes.trgm, load);
+  if (options.deferIndexes) await withDeferredIndexes(db, [definition], options.deferIndexes, load);
   else await load();
   return {
     first: `${definition.handle}-${firstNumber}`,

@@ -91,7 +91,7 @@ describe('demo seed', () => {
 
   it('rebuilds every per-definition index it deferred during the load', async () => {
     const planned = deps.workspace.definitions.flatMap((definition) =>
-      planDefinitionIndexes(definition, { trgm: deps.trgm }).map((plan) => plan.name),
+      planDefinitionIndexes(definition, deps).map((plan) => plan.name),
     );
     const { rows } = await sql<{
       indexname: string;
@@ -232,7 +232,7 @@ describe('generation', () => {
     const progress: number[] = [];
     const loaded = await seedRecords(deps.db, definition, 2_500, createRng(9), ctx, {
       chunkSize: 1_000,
-      deferIndexes: { trgm: deps.trgm },
+      deferIndexes: deps,
       onProgress: (n) => progress.push(n),
     });
     expect(progress).toEqual([1_000, 2_000, 2_500]);

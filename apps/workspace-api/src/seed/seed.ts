@@ -84,7 +84,7 @@ export async function seedIfEmpty(deps: AppDeps, options: SeedOptions = {}): Pro
     const row = existing.rows[0];
     if (!row || row.users > 0 || row.records > 0) return undefined;
     // An empty store: build the expression indexes once after loading, not row by row.
-    return withDeferredIndexes(trx, deps.workspace.definitions, deps.trgm, () =>
+    return withDeferredIndexes(trx, deps.workspace.definitions, deps, () =>
       seedStore(trx, deps, rng, now, spanDays, counts),
     );
   });

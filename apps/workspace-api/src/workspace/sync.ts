@@ -2,6 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import type { Db } from '../db/client.ts';
+import type { IndexFeatures } from '../db/definition-indexes.ts';
 import type { Workspace } from './definitions.ts';
 import { ensureDefinitionIndexes } from '../db/definition-indexes.ts';
 
@@ -25,12 +26,12 @@ export function domainRuleId(groupName: string, domain: string): string {
  * Upserts the workspace's groups, rewrites `definition_access`, and creates definition indexes.
  *
  * @example
- * await syncWorkspace(db, workspace, { trgm: true });
+ * await syncWorkspace(db, workspace, { trgm: true, btreeGin: true });
  */
 export async function syncWorkspace(
   db: Db,
   workspace: Workspace,
-  options: { trgm: boolean },
+  options: IndexFeatures,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const now = new Date();

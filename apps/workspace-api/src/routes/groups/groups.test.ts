@@ -71,7 +71,7 @@ describe('groups', () => {
       .where('name', '=', 'Support Tier 1')
       .executeTakeFirstOrThrow();
     expect(stored.domains).toEqual(domains);
-    await syncWorkspace(h.db, h.deps.workspace, { trgm: h.deps.trgm });
+    await syncWorkspace(h.db, h.deps.workspace, h.deps);
     expect(await tier1()).toEqual(domains);
     expect(domainRuleId('Support Tier 1', 'example.com')).toBe(domains[0]?.id);
   });
