@@ -1,6 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ChevronsUpDown, Lock } from 'lucide-react';
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+} from 'react';
 
 import type { Definition, Field, RecordData } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
@@ -29,13 +37,49 @@ export interface RecordsTableProps {
   activeId?: string | undefined;
   /** Row selection for bulk changes: a leading checkbox column. Absent = no checkboxes. */
   selection?: TableSelection | undefined;
+  /** Rows the live queue found gone from the view: kept until a reload, marked (ADR 0025). */
+  departed?: ReadonlySet<string> | undefined;
+  /** Filled with {@link KeepPlace}: call it just before the rows change under the user. */
+  keepPlaceRef?: React.Ref<KeepPlace> | undefined;
 }
+
+/**
+ * Keeps the user's place across the next change of `rows`: the focused row, else the row under
+ * the pointer, else (once scrolled) the first visible row stays where it is on screen.
+ */
+export type KeepPlace = () => void;
 
 export interface TableSelection {
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
   /** The header checkbox, with the loaded rows' ids: check them all, or uncheck all. */
   onToggleAll: (ids: string[]) => void;
+}
+
+/** What a departed row says (title and screen readers). */
+const DEPARTED_NOTE = 'Changed elsewhere and no longer in this view; it goes when the list reloads';
+
+/**
+ * The row to keep in place and its index in `rows`: the focused row, else the row under the
+ * pointer, else the first visible row once the list is scrolled (at the very top, nothing is held:
+ * new rows merged there show up where the user is looking).
+ */
+function placeToKeep(
+  element: HTMLElement | null,
+  rows: RecordData[],
+  definition: Definition,
+): { id: string; index: number } | null {
+  if (!element) return null;
+  const active = document.activeElement;
+  const focused = active && element.contains(active) ? active.closest('tr[data-row-id]') : null;
+  const row = focused ?? element.querySelector('tbody tr[data-row-id]:hover');
+  const id = row?.getAttribute('data-row-id');
+  if (id) return { id, index: rows.findIndex((r) => recordHandle(r, definition) === id) };
+  if (element.scrollTop <= 0) return null;
+  const index = Math.min(Math.floor(element.scrollTop / ROW_HEIGHT), rows.length - 1);
+  const first = rows[index];
+  const firstId = first ? recordHandle(first, definition) : undefined;
+  return firstId === undefined ? null : { id: firstId, index };
 }
 
 /** Width of the selection column. */
@@ -87,8 +131,12 @@ export function RecordsTable({
   onNearEnd,
   activeId,
   selection,
+  departed,
+  keepPlaceRef,
 }: RecordsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The row to hold in place across the next change of rows, and where it was in them.
+  const anchor = useRef<{ id: string; index: number } | null>(null);
   const fields = useMemo(() => allFields(definition), [definition]);
 
   const tableColumns = useMemo<TableColumn[]>(() => {
@@ -118,6 +166,16 @@ export function RecordsTable({
   const lastIndex = items[items.length - 1]?.index ?? 0;
   const scrolled = (virtualizer.scrollOffset ?? 0) > 0;
 
+  // Rows merged in above the anchor push it down by whole rows: scroll by as much, before paint.
+  useLayoutEffect(() => {
+    const held = anchor.current;
+    const element = scrollRef.current;
+    anchor.current = null;
+    if (!held || !element) return;
+    const index = rows.findIndex((record) => recordHandle(record, definition) === held.id);
+    if (index >= 0 && index !== held.index) element.scrollTop += (index - held.index) * ROW_HEIGHT;
+  }, [rows, definition]);
+
   useEffect(() => {
     if (onNearEnd && wantsNextPage(rows.length, lastIndex, scrolled)) onNearEnd();
   }, [lastIndex, rows.length, scrolled, onNearEnd]);
@@ -136,6 +194,9 @@ export function RecordsTable({
   // Stable callbacks, so that the memoized header and rows do not re-render on every scroll frame.
   const latest = useRef({ onOpen, recordHref, onSort, selection, rows, definition });
   latest.current = { onOpen, recordHref, onSort, selection, rows, definition };
+  useImperativeHandle(keepPlaceRef, () => () => {
+    anchor.current = placeToKeep(scrollRef.current, latest.current.rows, latest.current.definition);
+  });
   const open = useCallback((id: string) => latest.current.onOpen(id), []);
   const toggle = useCallback((id: string) => latest.current.selection?.onToggle(id), []);
   const href = useCallback((id: string) => latest.current.recordHref(id), []);
@@ -188,6 +249,7 @@ export function RecordsTable({
                 columns={tableColumns}
                 selected={id !== undefined && id === activeId}
                 checked={selection ? id !== undefined && selection.selected.has(id) : undefined}
+                departed={id !== undefined && (departed?.has(id) ?? false)}
                 toggle={toggle}
                 open={open}
                 href={href}
@@ -299,6 +361,7 @@ const RecordRow = memo(function RecordRow({
   columns,
   selected,
   checked,
+  departed,
   toggle,
   open,
   href,
@@ -313,6 +376,8 @@ const RecordRow = memo(function RecordRow({
   selected: boolean;
   /** Undefined when the table has no selection column. */
   checked: boolean | undefined;
+  /** Gone from the view since it was loaded (live queue): shown dimmed until a reload. */
+  departed: boolean;
   toggle: (id: string) => void;
   open: (id: string) => void;
   href: (id: string) => string;
@@ -320,16 +385,18 @@ const RecordRow = memo(function RecordRow({
   return (
     <tr
       aria-rowindex={rowIndex + 2}
+      data-row-id={id}
       data-state={selected ? 'selected' : undefined}
       data-unopenable={id === undefined || undefined}
-      title={blocked}
+      data-departed={departed || undefined}
+      title={blocked ?? (departed ? DEPARTED_NOTE : undefined)}
       onClick={(event) => {
         // Let modified clicks on the link open new tabs as links do.
         if (event.defaultPrevented || event.metaKey || event.ctrlKey || id === undefined) return;
         open(id);
       }}
       className={cn(
-        'hover:bg-muted/60 data-[state=selected]:bg-accent',
+        'hover:bg-muted/60 data-[state=selected]:bg-accent data-[departed]:text-muted-foreground data-[departed]:italic',
         id === undefined ? 'cursor-default' : 'cursor-pointer',
       )}
       style={{ height: ROW_HEIGHT }}
@@ -354,6 +421,7 @@ const RecordRow = memo(function RecordRow({
           key={field.name}
           className="overflow-clip border-b px-3 align-middle text-ellipsis whitespace-nowrap"
         >
+          {index === 0 && departed && <span className="sr-only">{DEPARTED_NOTE}: </span>}
           {index === 0 && blocked && (
             <span className="text-muted-foreground mr-1.5 inline-flex align-middle">
               <Lock aria-hidden="true" className="size-3.5" />
