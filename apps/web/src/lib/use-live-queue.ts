@@ -1,5 +1,5 @@
-import type { InfiniteData, QueryKey } from '@tanstack/react-query';
-import { useQueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
+import { skipToken, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import type { RecordData } from '@wsc/api-client';
@@ -23,6 +23,38 @@ interface Pending {
 
 const NOTHING: Pending = { polled: [], fresh: [], total: undefined };
 const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * A list's first page, fetched with the list's own query function and first page parameter
+ * (outside its cache): the very request the list's first page sends (filter, sort where the
+ * server sorts, `first`, the URL's cursor), so the poll is valid wherever the list is, the hosted
+ * profile's published contract included.
+ *
+ * @example
+ * const live = useLiveQueue({ fetchFirstPage: (signal) => firstPageOf(options, queryClient, signal), ... });
+ */
+export function firstPageOf<TPage, TKey extends QueryKey, TParam>(
+  options: {
+    queryKey: TKey;
+    queryFn?: QueryFunction<TPage, TKey, TParam> | typeof skipToken | undefined;
+    initialPageParam: TParam;
+  },
+  client: QueryClient,
+  signal: AbortSignal,
+): Promise<TPage> {
+  const { queryFn } = options;
+  if (!queryFn || queryFn === skipToken) return Promise.reject(new Error('the list has no query'));
+  return Promise.resolve(
+    queryFn({
+      client,
+      queryKey: options.queryKey,
+      signal,
+      pageParam: options.initialPageParam,
+      direction: 'forward',
+      meta: undefined,
+    }),
+  );
+}
 
 export interface LiveQueueInput {
   /** The list's infinite query key: its cached pages are compared and updated. */

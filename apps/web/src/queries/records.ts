@@ -4,7 +4,6 @@ import type { RecordType } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
-import type { GrowingPageParam } from './paging.ts';
 import type { FilterFieldTypes } from './request-filter.ts';
 import { growingPages } from './paging.ts';
 
@@ -103,50 +102,16 @@ export function recordSearchQueryOptions(
   const sort = serverSort ? params.sort : undefined;
   return infiniteQueryOptions({
     queryKey: recordKeys.list(recordType, alias, { filter, sort, cursor }),
-    queryFn: ({ pageParam, signal }) =>
-      searchPage(recordType, alias, filter, sort, fields, pageParam, signal),
+    queryFn: async ({ pageParam, signal }) =>
+      api.searchRecords(recordType, alias, {
+        filter: await resolveFilter(filter, fields),
+        sort: sort || undefined,
+        first: pageParam.first,
+        after: pageParam.after,
+        signal,
+      }),
     ...growingPages(RECORDS_FIRST_PAGE_SIZE, RECORDS_MAX_PAGE_SIZE, cursor),
   });
-}
-
-/** One page of a records list: the request every page of {@link recordSearchQueryOptions} sends. */
-async function searchPage(
-  recordType: RecordType,
-  alias: string,
-  filter: string | undefined,
-  sort: string | undefined,
-  fields: FilterFieldTypes,
-  page: GrowingPageParam,
-  signal: AbortSignal,
-) {
-  return api.searchRecords(recordType, alias, {
-    filter: await resolveFilter(filter, fields),
-    sort: sort || undefined,
-    first: page.first,
-    after: page.after,
-    signal,
-  });
-}
-
-/**
- * The first page of the list {@link recordSearchQueryOptions} describes, fetched outside its
- * cache: the same request its first page sends (filter, sort where the server sorts, `first`,
- * the URL's cursor), so the live queue's poll is valid wherever the list is (ADR 0025).
- *
- * @example
- * const page = await recordSearchFirstPage('apps', 'support-tickets', search, true, fields, signal);
- */
-export function recordSearchFirstPage(
-  recordType: RecordType,
-  alias: string,
-  params: RecordSearchParams,
-  serverSort: boolean,
-  fields: FilterFieldTypes,
-  signal: AbortSignal,
-) {
-  const sort = serverSort ? params.sort : undefined;
-  const page = { after: params.cursor, first: RECORDS_FIRST_PAGE_SIZE };
-  return searchPage(recordType, alias, params.filter, sort, fields, page, signal);
 }
 
 /**

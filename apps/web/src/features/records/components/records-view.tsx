@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDownUp, ChevronRight, FilterX, Loader2, Plus, SearchX } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 
@@ -11,8 +11,8 @@ import { LiveQueueBanner } from '@/components/live-queue-banner.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatCount } from '@/lib/format.ts';
-import { useLiveQueue } from '@/lib/use-live-queue.ts';
-import { recordSearchFirstPage, recordSearchQueryOptions } from '@/queries/records.ts';
+import { firstPageOf, useLiveQueue } from '@/lib/use-live-queue.ts';
+import { recordSearchQueryOptions } from '@/queries/records.ts';
 
 import type { RecordListSearch } from '../lib/search-params.ts';
 import type { KeepPlace, TableSelection } from './records-table.tsx';
@@ -73,19 +73,12 @@ export function RecordsView({
     fields,
   );
   const query = useInfiniteQuery({ ...options, placeholderData: keepPreviousData });
+  const queryClient = useQueryClient();
   // Records created or changed by others: changed rows in place, new ones behind the banner.
   const keepPlace = useRef<KeepPlace>(null);
   const live = useLiveQueue({
     queryKey: options.queryKey,
-    fetchFirstPage: (signal) =>
-      recordSearchFirstPage(
-        recordType,
-        definition.alias,
-        search,
-        capabilities.sort,
-        fields,
-        signal,
-      ),
+    fetchFirstPage: (signal) => firstPageOf(options, queryClient, signal),
     idOf: (record) => recordHandle(record, definition),
     recordType,
     alias: definition.alias,
