@@ -171,4 +171,84 @@ test.describe('live queue', () => {
       await b.context.close();
     }
   });
+
+  test('the triage queue is live too: a new record merges without moving the current one', async ({
+    tickets,
+    adminApi,
+    browser,
+    creds,
+    profile,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const tag = `lqt-${stamp}`;
+    const title = (n: number) => `Queue ${stamp} ${String(n).padStart(2, '0')}`;
+    // 20 tickets, titled 10..29: more than the queue shows at once, so it can scroll.
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) =>
+        handleOf(
+          await adminApi.createRecord(tickets.recordType, tickets.alias, {
+            Title: title(i + 10),
+            Status: 'New',
+            Customer: tag,
+          }),
+          tickets,
+        ),
+      ),
+    );
+    const b = await newPerson(browser);
+    try {
+      await b.page.clock.install();
+      await b.page.goto('/');
+      await signIn(b.page, creds.agent);
+      await expect(b.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      await b.page.goto(
+        `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`,
+      );
+      await expect(b.page.getByTestId('records-status')).toContainText(/^20 loaded/);
+      await b.page.getByRole('link', { name: 'Triage' }).click();
+      const position = b.page.getByTestId('triage-position');
+      await expect(position).toHaveText('1 of 20');
+      await b.page.keyboard.press('j');
+      await b.page.keyboard.press('j');
+      await expect(position).toHaveText('3 of 20');
+      // The third in the queue's order (by Title, or the service's order in the hosted profile).
+      const currentId = (await b.page.getByTestId('triage-record-id').textContent()) ?? '';
+      const list = b.page.getByTestId('triage-list');
+      const current = list.locator(`[data-row-id="${currentId}"]`);
+      await current.hover();
+      const before = await topOf(current);
+
+      // A creates a ticket: it sorts first by Title (extended) or comes last in the service's
+      // order (hosted, which cannot sort).
+      await adminApi.createRecord(tickets.recordType, tickets.alias, {
+        Title: title(0),
+        Status: 'New',
+        Customer: tag,
+      });
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      const banner = b.page.getByRole('button', { name: /^1 new record/ });
+      await expect(banner).toBeVisible();
+      await expect(position).toHaveText('3 of 20');
+      expect(Math.abs((await topOf(current)) - before)).toBeLessThanOrEqual(1);
+      await saveScreenshot(b.page, 'live-queue-triage');
+      await banner.focus();
+      await b.page.keyboard.press('Enter');
+      await expect(position).toHaveText(profile === 'hosted' ? '3 of 21' : '4 of 21');
+      await expect(b.page.getByTestId('triage-record-id')).toHaveText(currentId);
+      expect(Math.abs((await topOf(current)) - before)).toBeLessThanOrEqual(1);
+
+      // A sets the status of a queued ticket: the queue shows it in place, with no banner.
+      const other = list.locator(`[data-row-id="${ids[4]}"]`);
+      await expect(other).not.toContainText('Pending');
+      await adminApi.updateRecord(tickets.recordType, tickets.alias, ids[4] ?? '', {
+        Status: 'Pending',
+      });
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      await expect(other).toContainText('Pending');
+      await expect(b.page.getByRole('button', { name: /new record/ })).toHaveCount(0);
+      await expect(position).toHaveText(profile === 'hosted' ? '3 of 21' : '4 of 21');
+    } finally {
+      await b.context.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { ArrowUp } from 'lucide-react';
 
 import { Button } from '@/components/ui/button.tsx';
+import { cn } from '@/lib/utils.ts';
 
 /**
  * "3 new" over the top of a live list (ADR 0025): records created or changed by others that
@@ -15,15 +16,21 @@ export function LiveQueueBanner({
   count,
   noun,
   onMerge,
+  className,
 }: {
   count: number;
   noun: string;
   onMerge: () => void;
+  /** Where it floats (a `top-*` class): below the table's header row by default. */
+  className?: string | undefined;
 }) {
   return (
     <div
       aria-live="polite"
-      className="pointer-events-none absolute inset-x-0 top-11 z-20 flex justify-center"
+      className={cn(
+        'pointer-events-none absolute inset-x-0 top-11 z-20 flex justify-center',
+        className,
+      )}
       data-testid="live-queue-banner"
     >
       {count > 0 && (

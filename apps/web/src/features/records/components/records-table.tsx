@@ -13,6 +13,8 @@ import {
 import type { Definition, Field, RecordData } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
+import type { PlaceAnchor } from '@/lib/keep-place.ts';
+import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { cn } from '@/lib/utils.ts';
 import { wantsNextPage } from '@/queries/paging.ts';
 
@@ -58,29 +60,6 @@ export interface TableSelection {
 
 /** What a departed row says (title and screen readers). */
 const DEPARTED_NOTE = 'Changed elsewhere and no longer in this view; it goes when the list reloads';
-
-/**
- * The row to keep in place and its index in `rows`: the focused row, else the row under the
- * pointer, else the first visible row once the list is scrolled (at the very top, nothing is held:
- * new rows merged there show up where the user is looking).
- */
-function placeToKeep(
-  element: HTMLElement | null,
-  rows: RecordData[],
-  definition: Definition,
-): { id: string; index: number } | null {
-  if (!element) return null;
-  const active = document.activeElement;
-  const focused = active && element.contains(active) ? active.closest('tr[data-row-id]') : null;
-  const row = focused ?? element.querySelector('tbody tr[data-row-id]:hover');
-  const id = row?.getAttribute('data-row-id');
-  if (id) return { id, index: rows.findIndex((r) => recordHandle(r, definition) === id) };
-  if (element.scrollTop <= 0) return null;
-  const index = Math.min(Math.floor(element.scrollTop / ROW_HEIGHT), rows.length - 1);
-  const first = rows[index];
-  const firstId = first ? recordHandle(first, definition) : undefined;
-  return firstId === undefined ? null : { id: firstId, index };
-}
 
 /** Width of the selection column. */
 const SELECT_WIDTH = 40;
@@ -136,7 +115,7 @@ export function RecordsTable({
 }: RecordsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // The row to hold in place across the next change of rows, and where it was in them.
-  const anchor = useRef<{ id: string; index: number } | null>(null);
+  const anchor = useRef<PlaceAnchor | null>(null);
   const fields = useMemo(() => allFields(definition), [definition]);
 
   const tableColumns = useMemo<TableColumn[]>(() => {
@@ -169,11 +148,10 @@ export function RecordsTable({
   // Rows merged in above the anchor push it down by whole rows: scroll by as much, before paint.
   useLayoutEffect(() => {
     const held = anchor.current;
-    const element = scrollRef.current;
     anchor.current = null;
-    if (!held || !element) return;
-    const index = rows.findIndex((record) => recordHandle(record, definition) === held.id);
-    if (index >= 0 && index !== held.index) element.scrollTop += (index - held.index) * ROW_HEIGHT;
+    if (!held) return;
+    const ids = rows.map((record) => recordHandle(record, definition));
+    keepPlace(scrollRef.current, held, ids, ROW_HEIGHT);
   }, [rows, definition]);
 
   useEffect(() => {
@@ -195,7 +173,9 @@ export function RecordsTable({
   const latest = useRef({ onOpen, recordHref, onSort, selection, rows, definition });
   latest.current = { onOpen, recordHref, onSort, selection, rows, definition };
   useImperativeHandle(keepPlaceRef, () => () => {
-    anchor.current = placeToKeep(scrollRef.current, latest.current.rows, latest.current.definition);
+    const { rows: current, definition: def } = latest.current;
+    const ids = current.map((record) => recordHandle(record, def));
+    anchor.current = placeToKeep(scrollRef.current, ids, ROW_HEIGHT);
   });
   const open = useCallback((id: string) => latest.current.onOpen(id), []);
   const toggle = useCallback((id: string) => latest.current.selection?.onToggle(id), []);
