@@ -145,6 +145,16 @@ test.describe('live queue', () => {
       await expect(b.page.getByRole('button', { name: /new record/ })).toHaveCount(0);
       await expect(status).toContainText(/^31 loaded/);
 
+      // A moves a ticket out of B's filter: B keeps the row until a reload, marked as gone.
+      await adminApi.updateRecord(tickets.recordType, tickets.alias, ids.get(20) ?? '', {
+        Customer: `${tag}-elsewhere`,
+      });
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      await expect(rowOf(20)).toHaveAttribute('data-departed', 'true');
+      await expect(rowOf(20)).toContainText('no longer in this view');
+      await expect(rowOf(19)).not.toHaveAttribute('data-departed');
+      await expect(status).toContainText(/^31 loaded/);
+
       // B opens a ticket; A changes its title meanwhile; B's save shows the difference.
       const stale = ids.get(15) ?? '';
       await rowOf(15).getByRole('link', { name: stale }).click();
