@@ -7,18 +7,28 @@
 // is sorted by Title: by the server in the extended profile, in the browser in the hosted one.
 import type { Browser, Locator, Page } from '@playwright/test';
 
+import type { DemoCredential } from '../stack.ts';
 import { expect, handleOf, saveScreenshot, signIn, test } from '../fixtures.ts';
 
 /** The list's poll interval (LIVE_POLL_INTERVAL_MS), and a little more. */
 const PAST_ONE_POLL = 21_000;
 
-async function newPerson(browser: Browser) {
+/**
+ * B: the agent, signed in in a second browser context whose clock the test moves (installed
+ * before the console loads, so the list's poll timer is a fake one).
+ */
+async function agentWithClock(browser: Browser, agent: DemoCredential) {
   const context = await browser.newContext({
     baseURL: process.env.E2E_BASE_URL,
     timezoneId: 'Europe/Paris',
     locale: 'en-GB',
   });
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  await page.clock.install();
+  await page.goto('/');
+  await signIn(page, agent);
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  return { context, page };
 }
 
 /** Opens a record's panel, changes its fields and saves, waiting for the PUT to succeed. */
@@ -76,12 +86,8 @@ test.describe('live queue', () => {
     const listUrl = `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`;
 
     // B, the agent, opens the list with a clock the test can move.
-    const b = await newPerson(browser);
+    const b = await agentWithClock(browser, creds.agent);
     try {
-      await b.page.clock.install();
-      await b.page.goto('/');
-      await signIn(b.page, creds.agent);
-      await expect(b.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
       await b.page.goto(listUrl);
       const status = b.page.getByTestId('records-status');
       await expect(status).toContainText(/^30 loaded/);
@@ -205,12 +211,8 @@ test.describe('live queue', () => {
         ),
       ),
     );
-    const b = await newPerson(browser);
+    const b = await agentWithClock(browser, creds.agent);
     try {
-      await b.page.clock.install();
-      await b.page.goto('/');
-      await signIn(b.page, creds.agent);
-      await expect(b.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
       await b.page.goto(
         `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`,
       );

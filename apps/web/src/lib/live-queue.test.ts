@@ -107,6 +107,18 @@ describe('startLivePoll', () => {
     for (const listener of listeners) listener();
   };
 
+  /** A check that ends when the test says so (`finish` ends the latest one). */
+  const slowCheck = () => {
+    let end: () => void = () => undefined;
+    const check = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          end = resolve;
+        }),
+    );
+    return { check, finish: () => end() };
+  };
+
   beforeEach(() => {
     vi.useFakeTimers();
     hidden = false;
@@ -145,13 +157,7 @@ describe('startLivePoll', () => {
   });
 
   it('schedules nothing after a check that ends while the page is hidden', async () => {
-    let finish: () => void = () => undefined;
-    const check = vi.fn(
-      () =>
-        new Promise<void>((resolve) => {
-          finish = resolve;
-        }),
-    );
+    const { check, finish } = slowCheck();
     const poll = startLivePoll({ intervalMs: 1000, check, visibility });
     await vi.advanceTimersByTimeAsync(1000);
     setHidden(true);
@@ -162,13 +168,7 @@ describe('startLivePoll', () => {
   });
 
   it('keeps one check in flight: asks meanwhile coalesce into one more', async () => {
-    let finish: () => void = () => undefined;
-    const check = vi.fn(
-      () =>
-        new Promise<void>((resolve) => {
-          finish = resolve;
-        }),
-    );
+    const { check, finish } = slowCheck();
     const poll = startLivePoll({ intervalMs: 1000, check, visibility });
     poll.checkNow();
     poll.checkNow();
