@@ -1,7 +1,6 @@
 import { ArrowUp } from 'lucide-react';
 
 import { Button } from '@/components/ui/button.tsx';
-import { cn } from '@/lib/utils.ts';
 
 /**
  * "3 new" over the top of a live list (ADR 0025): records created or changed by others that
@@ -10,27 +9,27 @@ import { cn } from '@/lib/utils.ts';
  * that screen readers announce the count when it appears (aria-live polite).
  *
  * @example
- * <LiveQueueBanner count={live.freshCount} noun="record" onMerge={live.merge} />
+ * <LiveQueueBanner count={live.freshCount} noun="record" onMerge={live.merge} top={44} />
  */
 export function LiveQueueBanner({
   count,
   noun,
   onMerge,
-  className,
+  top,
 }: {
   count: number;
   noun: string;
   onMerge: () => void;
-  /** Where it floats (a `top-*` class): below the table's header row by default. */
-  className?: string | undefined;
+  /** How far below the list's top edge it floats, in pixels (below a table's header row). */
+  top: number;
 }) {
   return (
     <div
       aria-live="polite"
-      className={cn(
-        'pointer-events-none absolute inset-x-0 top-11 z-20 flex justify-center',
-        className,
-      )}
+      // An inline offset rather than one more class: the class map cn() carries is in the first
+      // load (ADR 0022).
+      className="pointer-events-none absolute inset-x-0 z-40 flex justify-center"
+      style={{ top }}
       data-testid="live-queue-banner"
     >
       {count > 0 && (

@@ -212,7 +212,7 @@ export function RecordsView({
       }
       table={
         <div className="relative flex min-h-0 flex-1 flex-col">
-          <LiveQueueBanner count={live.freshCount} noun="record" onMerge={live.merge} />
+          <LiveQueueBanner count={live.freshCount} noun="record" onMerge={live.merge} top={44} />
           <RecordsTable
             definition={definition}
             rows={rows}

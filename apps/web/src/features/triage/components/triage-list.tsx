@@ -91,7 +91,7 @@ export function TriageList({
 
   return (
     <div className="relative flex w-72 shrink-0 flex-col border-r lg:w-96">
-      <LiveQueueBanner count={fresh} noun="record" onMerge={onMerge} className="top-2" />
+      <LiveQueueBanner count={fresh} noun="record" onMerge={onMerge} top={8} />
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="triage-list">
         <ul
           aria-label={`${definition.name} queue`}
