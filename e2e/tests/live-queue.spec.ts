@@ -8,7 +8,14 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 
 import type { DemoCredential } from '../stack.ts';
-import { expect, handleOf, saveScreenshot, signIn, test } from '../fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  handleOf,
+  saveScreenshot,
+  signIn,
+  test,
+} from '../fixtures.ts';
 
 /** The list's poll interval (LIVE_POLL_INTERVAL_MS), and a little more. */
 const PAST_ONE_POLL = 21_000;
@@ -126,6 +133,7 @@ test.describe('live queue', () => {
       await expect(status).toContainText(/^30 loaded/);
       expect(Math.abs((await topOf(watched)) - before)).toBeLessThanOrEqual(1);
       await saveScreenshot(b.page, 'live-queue-banner');
+      await expectNoAxeViolations(b.page, 'records list with the live-queue banner');
 
       // Merging (from the keyboard, the pointer still on the row) keeps that row where it is.
       await banner.focus();
@@ -177,6 +185,7 @@ test.describe('live queue', () => {
         new RegExp(`^Title\\s*${title(15)}\\s*${title(15)} \\(A\\)\\s*${title(15)} \\(B\\)$`),
       );
       await saveScreenshot(b.page, 'live-queue-stale-diff');
+      await expectNoAxeViolations(b.page, 'stale-save diff dialog');
       const stored = await adminApi.getRecord(tickets.recordType, tickets.alias, stale);
       expect(stored.record.Title).toBe(`${title(15)} (A)`);
       // "Reload latest version" keeps B's edit on top of A's version.
