@@ -184,6 +184,27 @@ describe('startLivePoll', () => {
     poll.stop();
   });
 
+  it('spaces asked-for checks: a burst costs one request per gap', async () => {
+    const check = vi.fn(() => Promise.resolve());
+    const poll = startLivePoll({ intervalMs: 20_000, minGapMs: 2000, check, visibility });
+    poll.checkNow();
+    expect(check).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 9; i++) {
+      await vi.advanceTimersByTimeAsync(100);
+      poll.checkNow();
+    }
+    await vi.advanceTimersByTimeAsync(1099);
+    expect(check).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(check).toHaveBeenCalledTimes(2);
+    // Then the regular interval again.
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(check).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(check).toHaveBeenCalledTimes(3);
+    poll.stop();
+  });
+
   it('stops: no timer, the check in flight aborted, the visibility listener gone', async () => {
     let signal: AbortSignal | undefined;
     const check = vi.fn((s: AbortSignal) => {

@@ -4,8 +4,11 @@
 // the React side is lib/use-live-queue.ts.
 import type { RecordData } from '@wsc/api-client';
 
-/** Seconds between two polls of a list's first page while the tab is visible. */
+/** Milliseconds between two polls of a list's first page while the tab is visible. */
 export const LIVE_POLL_INTERVAL_MS = 20_000;
+
+/** The least time between the starts of two checks, however many are asked for. */
+export const LIVE_MIN_GAP_MS = 2_000;
 
 /** One listed record, as the record search answers it. */
 export interface LiveItem {
@@ -201,9 +204,11 @@ export interface LivePoll {
 
 /**
  * Runs `check` every `intervalMs` while the page is visible, one at a time: the next wait starts
- * when a check ends, a check asked for while one runs is run once after it (never queued more),
- * the timer stops while the page is hidden and a check runs at once when it shows again. A
- * failed check is not retried early: the next interval tries again.
+ * when a check ends; a check asked for (`checkNow`, the page shown again) runs at once, but never
+ * sooner than `minGapMs` after the last one started, and one asked for while one runs is run once
+ * after it (never queued more), so a burst of change events costs at most one request per
+ * `minGapMs`. The timer stops while the page is hidden. A failed check is not retried early: the
+ * next interval tries again.
  *
  * @example
  * const poll = startLivePoll({ intervalMs: 20_000, check: (signal) => pollFirstPage(signal) });
@@ -211,10 +216,12 @@ export interface LivePoll {
  */
 export function startLivePoll({
   intervalMs,
+  minGapMs = LIVE_MIN_GAP_MS,
   check,
   visibility = documentVisibility,
 }: {
   intervalMs: number;
+  minGapMs?: number;
   check: (signal: AbortSignal) => Promise<unknown>;
   visibility?: VisibilitySource;
 }): LivePoll {
@@ -222,52 +229,51 @@ export function startLivePoll({
   let running: AbortController | undefined;
   let again = false;
   let stopped = false;
+  let lastStart = Number.NEGATIVE_INFINITY;
 
-  const schedule = () => {
+  const wait = (ms: number) => {
     clearTimeout(timer);
-    timer = undefined;
-    if (stopped || visibility.hidden()) return;
-    timer = setTimeout(run, intervalMs);
+    timer = stopped || visibility.hidden() ? undefined : setTimeout(run, ms);
   };
-  function run() {
-    timer = undefined;
-    if (stopped) return;
+  // At once, or as soon as the gap since the last check allows.
+  const soon = () => {
+    if (stopped || visibility.hidden()) return;
     if (running) {
       again = true;
       return;
     }
+    const left = lastStart + minGapMs - Date.now();
+    if (left > 0) wait(left);
+    else run();
+  };
+  function run() {
+    clearTimeout(timer);
+    timer = undefined;
+    if (stopped) return;
     const controller = new AbortController();
     running = controller;
+    lastStart = Date.now();
     void check(controller.signal)
       .catch(() => undefined)
       .finally(() => {
         if (running === controller) running = undefined;
-        if (again && !stopped && !visibility.hidden()) {
+        if (again) {
           again = false;
-          run();
+          soon();
         } else {
-          again = false;
-          schedule();
+          wait(intervalMs);
         }
       });
   }
   const unsubscribe = visibility.subscribe(() => {
-    if (visibility.hidden()) {
-      clearTimeout(timer);
-      timer = undefined;
-    } else {
-      clearTimeout(timer);
-      run();
-    }
+    if (!visibility.hidden()) return soon();
+    clearTimeout(timer);
+    timer = undefined;
   });
-  schedule();
+  wait(intervalMs);
   return {
-    checkNow: () => {
-      // While hidden nothing runs: showing the page again checks at once anyway.
-      if (visibility.hidden()) return;
-      clearTimeout(timer);
-      run();
-    },
+    // While hidden nothing runs: showing the page again checks at once anyway.
+    checkNow: soon,
     stop: () => {
       stopped = true;
       clearTimeout(timer);
