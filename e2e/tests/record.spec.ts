@@ -115,14 +115,22 @@ test.describe('record view and editing', () => {
     await panel.getByRole('button', { name: 'Save changes' }).click();
     const conflict = page.getByRole('dialog', { name: 'Someone else changed this record' });
     await expect(conflict).toBeVisible();
+    // Both profiles read the record again (hosted before the PUT, extended after its 412) and
+    // name each field: what was opened, what is stored now, and mine; then the other fields that
+    // moved meanwhile, which I did not change (ADR 0025).
+    const rows = conflict.getByTestId('conflict-fields').getByRole('row');
+    const customerRow =
+      /^Customer\s*Original Customer Ltd\s*Changed Elsewhere Ltd\s*not changed by you$/;
     if (profile === 'hosted') {
       await expect(panel.getByTestId('no-etag-note')).toBeAttached();
-      // The re-read names the field, what was opened, what is stored now, and mine.
-      const fields = conflict.getByTestId('conflict-fields');
-      await expect(fields.getByRole('row')).toHaveCount(2);
-      await expect(fields.getByRole('row').nth(1)).toHaveText(
+      await expect(rows).toHaveCount(3);
+      await expect(rows.nth(1)).toHaveText(
         /^Title\s*Conflict source\s*Their title\s*My new title$/,
       );
+      await expect(rows.nth(2)).toHaveText(customerRow);
+    } else {
+      await expect(rows).toHaveCount(2);
+      await expect(rows.nth(1)).toHaveText(customerRow);
     }
     await saveScreenshot(page, '10-record-412');
     const stored = (await adminApi.getRecord(tickets.recordType, tickets.alias, id)).record;

@@ -6,7 +6,12 @@ import { capabilitiesFor } from '@wsc/api-client';
 
 import { configureApi } from '@/lib/api.ts';
 import { CapabilitiesContext } from '@/lib/capabilities.ts';
-import { hostedTicketsDefinition, jsonResponse, renderWithQuery } from '@/testing/render.tsx';
+import {
+  hostedTicketsDefinition,
+  jsonResponse,
+  renderWithQuery,
+  ticketsDefinition,
+} from '@/testing/render.tsx';
 
 import { RecordCreator, RecordEditor } from './record-editor.tsx';
 
@@ -75,6 +80,52 @@ describe('RecordEditor without an ETag (hosted)', () => {
     await user.selectOptions(await screen.findByLabelText(/^Status/), 'Open');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(writes).toEqual([{ Title: 'Printer on fire', Status: 'Open' }]));
+  });
+});
+
+describe('RecordEditor with an ETag (extended)', () => {
+  const opened = { id: 'SUP-4', Title: 'Printer on fire', Status: 'New', Priority: '2' };
+
+  it('on 412 reads again and lists each changed field: opened, stored now, yours', async () => {
+    const writes: { body: unknown; ifMatch: string | null }[] = [];
+    let reads = 0;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      if (init?.method === 'PUT') {
+        writes.push({
+          body: JSON.parse(String(init.body)),
+          ifMatch: new Headers(init.headers).get('if-match'),
+        });
+        return jsonResponse({ status: 412, title: 'Precondition Failed' }, 412);
+      }
+      reads += 1;
+      return reads === 1
+        ? jsonResponse(opened, 200, { ETag: '"v1"' })
+        : jsonResponse({ ...opened, Status: 'Pending', Priority: '1' }, 200, { ETag: '"v2"' });
+    });
+    const { user } = renderWithQuery(
+      <CapabilitiesContext value={capabilitiesFor('extended')}>
+        <Suspense fallback="loading">
+          <RecordEditor definition={ticketsDefinition} id="SUP-4" onClose={() => undefined} />
+        </Suspense>
+      </CapabilitiesContext>,
+    );
+    await user.selectOptions(await screen.findByLabelText(/^Status/), 'Open');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Someone else changed this record' });
+    const table = within(dialog).getByTestId('conflict-fields');
+    expect(within(table).getByRole('row', { name: /Status/ })).toHaveTextContent(
+      'StatusNewPendingOpen',
+    );
+    expect(within(table).getByRole('row', { name: /Priority/ })).toHaveTextContent(
+      'Priority21not changed by you',
+    );
+    expect(writes).toEqual([{ body: { Status: 'Open' }, ifMatch: '"v1"' }]);
+    expect(reads).toBe(2);
+    // "Reload latest version" keeps the edit on top of the stored record.
+    await user.click(within(dialog).getByRole('button', { name: /Reload latest version/ }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByLabelText(/^Status/)).toHaveValue('Open');
+    expect(screen.getByLabelText(/^Priority/)).toHaveValue('1');
   });
 });
 

@@ -33,10 +33,10 @@ function readOnlyValue(type: string, value: string): string {
 
 /**
  * Edits one record: loads it with its ETag, saves the changed fields with `If-Match`, shows 422
- * problems next to fields, and on 412 explains the conflict and offers to reload the latest
- * version while keeping the user's edits on top of it. Where the server has no ETag (the hosted
- * API), the save re-reads the record first and a change to a field being saved opens the same
- * dialog, naming the fields (lib/record-writes.ts).
+ * problems next to fields, and on 412 explains the conflict field by field (the record is read
+ * again to find what moved) and offers to reload the latest version while keeping the user's
+ * edits on top of it. Where the server has no ETag (the hosted API), the save re-reads the record
+ * first and a change to a field being saved opens the same dialog (lib/record-writes.ts, ADR 0025).
  */
 export function RecordEditor({
   definition,
@@ -82,7 +82,9 @@ export function RecordEditor({
     },
     onError: (error, vars) => {
       if (isApiError(error) && error.status === 412) {
-        setConflictFields(error instanceof StaleRecordError ? error.differences : []);
+        setConflictFields(
+          error instanceof StaleRecordError ? [...error.differences, ...error.alsoChanged] : [],
+        );
         setConflictDraft(vars.draft);
       }
     },
@@ -181,7 +183,13 @@ export function RecordEditor({
                     </th>
                     <td className="py-1 pr-2">{difference.seen || '—'}</td>
                     <td className="py-1 pr-2">{difference.now || '—'}</td>
-                    <td className="py-1">{difference.mine || '—'}</td>
+                    <td className="py-1">
+                      {difference.mine === null ? (
+                        <span className="text-muted-foreground">not changed by you</span>
+                      ) : (
+                        difference.mine || '—'
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

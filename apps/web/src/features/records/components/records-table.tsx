@@ -1,10 +1,20 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ChevronsUpDown, Lock } from 'lucide-react';
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+} from 'react';
 
 import type { Definition, Field, RecordData } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
+import type { PlaceAnchor } from '@/lib/keep-place.ts';
+import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { cn } from '@/lib/utils.ts';
 import { wantsNextPage } from '@/queries/paging.ts';
 
@@ -29,7 +39,17 @@ export interface RecordsTableProps {
   activeId?: string | undefined;
   /** Row selection for bulk changes: a leading checkbox column. Absent = no checkboxes. */
   selection?: TableSelection | undefined;
+  /** Rows the live queue found gone from the view: kept until a reload, marked (ADR 0025). */
+  departed?: ReadonlySet<string> | undefined;
+  /** Filled with {@link KeepPlace}: call it just before the rows change under the user. */
+  keepPlaceRef?: React.Ref<KeepPlace> | undefined;
 }
+
+/**
+ * Keeps the user's place across the next change of `rows`: the focused row, else the row under
+ * the pointer, else (once scrolled) the first visible row stays where it is on screen.
+ */
+export type KeepPlace = () => void;
 
 export interface TableSelection {
   selected: ReadonlySet<string>;
@@ -37,6 +57,9 @@ export interface TableSelection {
   /** The header checkbox, with the loaded rows' ids: check them all, or uncheck all. */
   onToggleAll: (ids: string[]) => void;
 }
+
+/** What a departed row says (title and screen readers). */
+const DEPARTED_NOTE = 'Changed elsewhere and no longer in this view; it goes when the list reloads';
 
 /** Width of the selection column. */
 const SELECT_WIDTH = 40;
@@ -87,8 +110,12 @@ export function RecordsTable({
   onNearEnd,
   activeId,
   selection,
+  departed,
+  keepPlaceRef,
 }: RecordsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The row to hold in place across the next change of rows, and where it was in them.
+  const anchor = useRef<PlaceAnchor | null>(null);
   const fields = useMemo(() => allFields(definition), [definition]);
 
   const tableColumns = useMemo<TableColumn[]>(() => {
@@ -118,6 +145,15 @@ export function RecordsTable({
   const lastIndex = items[items.length - 1]?.index ?? 0;
   const scrolled = (virtualizer.scrollOffset ?? 0) > 0;
 
+  // Rows merged in above the anchor push it down by whole rows: scroll by as much, before paint.
+  useLayoutEffect(() => {
+    const held = anchor.current;
+    anchor.current = null;
+    if (!held) return;
+    const ids = rows.map((record) => recordHandle(record, definition));
+    keepPlace(scrollRef.current, held, ids, ROW_HEIGHT);
+  }, [rows, definition]);
+
   useEffect(() => {
     if (onNearEnd && wantsNextPage(rows.length, lastIndex, scrolled)) onNearEnd();
   }, [lastIndex, rows.length, scrolled, onNearEnd]);
@@ -136,6 +172,11 @@ export function RecordsTable({
   // Stable callbacks, so that the memoized header and rows do not re-render on every scroll frame.
   const latest = useRef({ onOpen, recordHref, onSort, selection, rows, definition });
   latest.current = { onOpen, recordHref, onSort, selection, rows, definition };
+  useImperativeHandle(keepPlaceRef, () => () => {
+    const { rows: current, definition: def } = latest.current;
+    const ids = current.map((record) => recordHandle(record, def));
+    anchor.current = placeToKeep(scrollRef.current, ids, ROW_HEIGHT);
+  });
   const open = useCallback((id: string) => latest.current.onOpen(id), []);
   const toggle = useCallback((id: string) => latest.current.selection?.onToggle(id), []);
   const href = useCallback((id: string) => latest.current.recordHref(id), []);
@@ -188,6 +229,7 @@ export function RecordsTable({
                 columns={tableColumns}
                 selected={id !== undefined && id === activeId}
                 checked={selection ? id !== undefined && selection.selected.has(id) : undefined}
+                departed={id !== undefined && (departed?.has(id) ?? false)}
                 toggle={toggle}
                 open={open}
                 href={href}
@@ -299,6 +341,7 @@ const RecordRow = memo(function RecordRow({
   columns,
   selected,
   checked,
+  departed,
   toggle,
   open,
   href,
@@ -313,6 +356,8 @@ const RecordRow = memo(function RecordRow({
   selected: boolean;
   /** Undefined when the table has no selection column. */
   checked: boolean | undefined;
+  /** Gone from the view since it was loaded (live queue): shown dimmed until a reload. */
+  departed: boolean;
   toggle: (id: string) => void;
   open: (id: string) => void;
   href: (id: string) => string;
@@ -320,16 +365,18 @@ const RecordRow = memo(function RecordRow({
   return (
     <tr
       aria-rowindex={rowIndex + 2}
+      data-row-id={id}
       data-state={selected ? 'selected' : undefined}
       data-unopenable={id === undefined || undefined}
-      title={blocked}
+      data-departed={departed || undefined}
+      title={blocked ?? (departed ? DEPARTED_NOTE : undefined)}
       onClick={(event) => {
         // Let modified clicks on the link open new tabs as links do.
         if (event.defaultPrevented || event.metaKey || event.ctrlKey || id === undefined) return;
         open(id);
       }}
       className={cn(
-        'hover:bg-muted/60 data-[state=selected]:bg-accent',
+        'hover:bg-muted/60 data-[state=selected]:bg-accent data-[departed]:text-muted-foreground data-[departed]:italic',
         id === undefined ? 'cursor-default' : 'cursor-pointer',
       )}
       style={{ height: ROW_HEIGHT }}
@@ -354,6 +401,7 @@ const RecordRow = memo(function RecordRow({
           key={field.name}
           className="overflow-clip border-b px-3 align-middle text-ellipsis whitespace-nowrap"
         >
+          {index === 0 && departed && <span className="sr-only">{DEPARTED_NOTE}: </span>}
           {index === 0 && blocked && (
             <span className="text-muted-foreground mr-1.5 inline-flex align-middle">
               <Lock aria-hidden="true" className="size-3.5" />

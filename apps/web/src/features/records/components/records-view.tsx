@@ -1,18 +1,21 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDownUp, ChevronRight, FilterX, Loader2, Plus, SearchX } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 
 import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { ExportButton } from '@/components/export-button.tsx';
 import { ListPage } from '@/components/list-page.tsx';
+import { LiveQueueBanner } from '@/components/live-queue-banner.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatCount } from '@/lib/format.ts';
+import { firstPageOf, useLiveQueue } from '@/lib/use-live-queue.ts';
 import { recordSearchQueryOptions } from '@/queries/records.ts';
 
 import type { RecordListSearch } from '../lib/search-params.ts';
-import type { TableSelection } from './records-table.tsx';
+import type { KeepPlace, TableSelection } from './records-table.tsx';
 import { allFields, columnHeader, defaultColumns } from '../lib/columns.ts';
 import { recordExportSource } from '../lib/export-source.ts';
 import { LOCAL_SORT_LIMIT, sortRecords } from '../lib/local-sort.ts';
@@ -62,9 +65,26 @@ export function RecordsView({
     return [handleField, ...chosen.filter((name) => name !== handleField)];
   }, [search.cols, fields, definition, handleField]);
 
-  const query = useInfiniteQuery({
-    ...recordSearchQueryOptions(recordType, definition.alias, search, capabilities.sort, fields),
-    placeholderData: keepPreviousData,
+  const options = recordSearchQueryOptions(
+    recordType,
+    definition.alias,
+    search,
+    capabilities.sort,
+    fields,
+  );
+  const query = useInfiniteQuery({ ...options, placeholderData: keepPreviousData });
+  const queryClient = useQueryClient();
+  // Records created or changed by others: changed rows in place, new ones behind the banner.
+  const keepPlace = useRef<KeepPlace>(null);
+  const live = useLiveQueue({
+    queryKey: options.queryKey,
+    fetchFirstPage: (signal) => firstPageOf(options, queryClient, signal),
+    idOf: (record) => recordHandle(record, definition),
+    recordType,
+    alias: definition.alias,
+    hasNextPage: query.hasNextPage,
+    enabled: query.isSuccess && !query.isPlaceholderData,
+    onBeforeChange: () => keepPlace.current?.(),
   });
   const loaded = useMemo<RecordData[]>(
     () => query.data?.pages.flatMap((page) => page.items.map((item) => item.data)) ?? [],
@@ -191,20 +211,25 @@ export function RecordsView({
         />
       }
       table={
-        <RecordsTable
-          definition={definition}
-          rows={rows}
-          columns={columns}
-          sort={search.sort}
-          onSort={(field) =>
-            onSearchChange({ sort: nextSort(field, search.sort), cursor: undefined })
-          }
-          onOpen={onOpen}
-          recordHref={recordHref}
-          onNearEnd={loadMore}
-          activeId={activeId}
-          selection={selection}
-        />
+        <div className="relative flex min-h-0 flex-1 flex-col">
+          <LiveQueueBanner count={live.freshCount} noun="record" onMerge={live.merge} top={44} />
+          <RecordsTable
+            definition={definition}
+            rows={rows}
+            columns={columns}
+            sort={search.sort}
+            onSort={(field) =>
+              onSearchChange({ sort: nextSort(field, search.sort), cursor: undefined })
+            }
+            onOpen={onOpen}
+            recordHref={recordHref}
+            onNearEnd={loadMore}
+            activeId={activeId}
+            selection={selection}
+            departed={live.departed}
+            keepPlaceRef={keepPlace}
+          />
+        </div>
       }
       statusTestId="records-status"
       status={

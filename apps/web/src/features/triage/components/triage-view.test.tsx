@@ -67,7 +67,7 @@ function fakeApi() {
     }
     return jsonResponse(record, 200, { ETag: `"v${versions.get(id)}"` });
   });
-  return { store, calls };
+  return { store, calls, versions };
 }
 
 function Page() {
@@ -137,6 +137,25 @@ describe('TriageView', () => {
     await waitFor(() => expect(store.get('SUP-1')?.Status).toBe('New'));
     await user.keyboard('u');
     expect(screen.getByTestId('triage-status')).toHaveTextContent('Nothing to undo.');
+  });
+
+  it('a stale single-key write saves nothing and names what someone else changed', async () => {
+    const { store, calls, versions } = fakeApi();
+    const { user } = renderTriage();
+    await waitFor(() => expect(currentId()).toHaveTextContent('SUP-1'));
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Status' })).toBeInTheDocument());
+    // Someone else sets Status while SUP-1 is on screen: the copy in the cache is now stale.
+    const before = calls.length;
+    Object.assign(store.get('SUP-1') ?? {}, { Status: 'Pending' });
+    versions.set('SUP-1', 2);
+    await user.keyboard('2');
+    await waitFor(() =>
+      expect(screen.getByTestId('triage-status')).toHaveTextContent(
+        'SUP-1 was changed by someone else: Status is now Pending (you chose Open). Reloaded it; nothing was saved.',
+      ),
+    );
+    expect(store.get('SUP-1')?.Status).toBe('Pending');
+    expect(calls.slice(before).filter((c) => c.method === 'PUT')).toHaveLength(1);
   });
 
   it('n saves the editor’s changes, then moves to the next record', async () => {

@@ -55,8 +55,21 @@ export function TriageView({
   const commentRef = useRef<HTMLTextAreaElement>(null);
   const paneRef = useRef<HTMLDivElement>(null);
 
-  const { queue, queueKey, serverSort, rows, skipped, total, more, index, id, row, move } =
-    useTriageQueue({ definition, filter, sort, currentId, onCurrentChange, onStatus: setStatus });
+  const {
+    queue,
+    queueKey,
+    serverSort,
+    rows,
+    skipped,
+    total,
+    more,
+    index,
+    id,
+    row,
+    move,
+    live,
+    keepPlace,
+  } = useTriageQueue({ definition, filter, sort, currentId, onCurrentChange, onStatus: setStatus });
   const { busy, change, undo, undoCount } = useTriageChanges({
     definition,
     queueKey,
@@ -171,6 +184,10 @@ export function TriageView({
             fields={fields}
             onPick={onCurrentChange}
             loadingMore={queue.isFetchingNextPage}
+            fresh={live.freshCount}
+            onMerge={live.merge}
+            departed={live.departed}
+            keepPlaceRef={keepPlace}
           />
           <TriagePane
             id={id}

@@ -5,11 +5,16 @@ import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 import { isApiError } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
-import { saveRecord } from '@/lib/record-writes.ts';
+import { saveRecord, StaleRecordError } from '@/lib/record-writes.ts';
 
 import type { triageQueueQueryOptions } from '../api/triage-queries.ts';
 import { replaceInPages, triageRecordQueryOptions } from '../api/triage-queries.ts';
-import { changesAnything, describeChange, valuesBefore } from '../lib/triage-fields.ts';
+import {
+  changesAnything,
+  describeChange,
+  describeConflict,
+  valuesBefore,
+} from '../lib/triage-fields.ts';
 import { useSerializedWrites } from './use-serialized-writes.ts';
 import { useUndoStack } from './use-undo-stack.ts';
 
@@ -80,9 +85,12 @@ export function useTriageChanges({ definition, queueKey, id, onStatus }: TriageC
         return true;
       } catch (error) {
         if (isApiError(error) && error.status === 412) {
-          // Someone else saved first: show their version; the user decides again.
+          // Someone else saved first: show their version and what moved; the user decides again.
           await queryClient.invalidateQueries({ queryKey: recordOptions.queryKey });
-          onStatus(`${targetId} was changed by someone else; reloaded it. Nothing was saved.`);
+          const what = error instanceof StaleRecordError ? `: ${describeConflict(error)}` : '';
+          onStatus(
+            `${targetId} was changed by someone else${what}. Reloaded it; nothing was saved.`,
+          );
         } else {
           onStatus(`${targetId}: not saved. ${describeError(error).title}`);
         }

@@ -1,9 +1,11 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 
 import type { Definition, RecordType } from '@wsc/api-client';
+import { recordHandle } from '@wsc/api-client';
 
 import { useCapabilities } from '@/lib/capabilities.ts';
+import { firstPageOf, useLiveQueue } from '@/lib/use-live-queue.ts';
 
 import {
   queueRows,
@@ -30,7 +32,9 @@ export interface TriageQueueInput {
  * The triage queue and the place in it: the queue's rows (records with a handle), its total, the
  * current record's index and id, and `move(delta)` along it. Selects the first record when the
  * URL names none, prefetches the current record's neighbours (so `j` / `k` show a record already
- * in the cache) and loads the next page before the user reaches the end of the loaded ones.
+ * in the cache) and loads the next page before the user reaches the end of the loaded ones. The
+ * queue is live (`live`, ADR 0025): rows changed by others are updated in place, new records
+ * wait behind a banner; `keepPlace` is called just before such a change, to hold the list still.
  *
  * @example
  * const { rows, id, move } = useTriageQueue({ definition, filter, sort, currentId, onCurrentChange, onStatus });
@@ -56,6 +60,17 @@ export function useTriageQueue({
     fields: definition.fields,
   });
   const queue = useInfiniteQuery(options);
+  const keepPlace = useRef<(() => void) | null>(null);
+  const live = useLiveQueue({
+    queryKey: options.queryKey,
+    fetchFirstPage: (signal) => firstPageOf(options, queryClient, signal),
+    idOf: (record) => recordHandle(record, definition),
+    recordType,
+    alias,
+    hasNextPage: queue.hasNextPage,
+    enabled: queue.isSuccess,
+    onBeforeChange: () => keepPlace.current?.(),
+  });
   const { rows, skipped } = useMemo(
     () =>
       queueRows(
@@ -121,5 +136,7 @@ export function useTriageQueue({
     id,
     row,
     move,
+    live,
+    keepPlace,
   };
 }

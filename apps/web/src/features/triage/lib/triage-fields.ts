@@ -1,5 +1,7 @@
 import type { Definition, Field, RecordData } from '@wsc/api-client';
 
+import type { StaleRecordError } from '@/lib/record-writes.ts';
+
 export interface TriageFields {
   /** Set with 1..9. */
   status?: Field | undefined;
@@ -79,4 +81,25 @@ export function changesAnything(record: RecordData, fields: RecordData): boolean
 export function describeChange(fields: RecordData): string {
   const parts = Object.entries(fields).map(([name, value]) => `${name} → ${value || '(empty)'}`);
   return parts.length <= 2 ? parts.join(', ') : `${parts.length} fields`;
+}
+
+/**
+ * What a stale triage write says on the status line: the fields someone else changed, their value
+ * now and the one the user chose (the triage form of the editor's conflict dialog, ADR 0025).
+ *
+ * @example
+ * describeConflict({ differences: [{ field: 'Status', seen: 'New', now: 'Pending', mine: 'Open' }], alsoChanged: [] });
+ * // 'Status is now Pending (you chose Open)'
+ */
+export function describeConflict(
+  error: Pick<StaleRecordError, 'differences' | 'alsoChanged'>,
+): string {
+  const parts = [
+    ...error.differences.map(
+      (d) => `${d.field} is now ${d.now || '(empty)'} (you chose ${d.mine || '(empty)'})`,
+    ),
+    ...error.alsoChanged.map((d) => `${d.field} is now ${d.now || '(empty)'}`),
+  ];
+  if (parts.length === 0) return 'it changed';
+  return parts.length <= 3 ? parts.join('; ') : `${parts.slice(0, 3).join('; ')}; and more`;
 }

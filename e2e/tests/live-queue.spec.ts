@@ -1,0 +1,275 @@
+// The live queue and the stale-save diff in Chromium, two people at once (ADR 0025): the admin
+// (A) creates and changes tickets in their console while the agent (B) has the same list open in
+// a second browser context. B's list polls its first page every 20 s; B's clock is Playwright's
+// fake clock, fast-forwarded past one interval instead of waiting. A record A creates appears
+// behind a "1 new" banner and merges in without moving the row under B's eyes; a field A changes
+// is updated in place with no banner; B's save over A's change opens the diff dialog. The list
+// is sorted by Title: by the server in the extended profile, in the browser in the hosted one.
+import type { Browser, Locator, Page } from '@playwright/test';
+
+import type { DemoCredential } from '../stack.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  handleOf,
+  saveScreenshot,
+  signIn,
+  test,
+} from '../fixtures.ts';
+
+/** The list's poll interval (LIVE_POLL_INTERVAL_MS), and a little more. */
+const PAST_ONE_POLL = 21_000;
+
+/**
+ * B: the agent, signed in in a second browser context whose clock the test moves (installed
+ * before the console loads, so the list's poll timer is a fake one).
+ */
+async function agentWithClock(browser: Browser, agent: DemoCredential) {
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    timezoneId: 'Europe/Paris',
+    locale: 'en-GB',
+  });
+  const page = await context.newPage();
+  await page.clock.install();
+  await page.goto('/');
+  await signIn(page, agent);
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  return { context, page };
+}
+
+/** Opens a record's panel, changes its fields and saves, waiting for the PUT to succeed. */
+async function editInPanel(page: Page, url: string, values: Record<string, string>) {
+  await page.goto(url);
+  const panel = page.getByRole('dialog');
+  for (const [label, value] of Object.entries(values)) {
+    const field = panel.getByLabel(new RegExp(`^${label}`));
+    if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(value);
+    else await field.fill(value);
+  }
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === 'PUT' && response.url().includes('/api/v1/'),
+  );
+  await panel.getByRole('button', { name: 'Save changes' }).click();
+  expect((await saved).status()).toBe(200);
+  await expect(panel.getByText('Unsaved changes')).toHaveCount(0);
+}
+
+/** The on-screen top of a row, in CSS pixels. */
+async function topOf(row: Locator): Promise<number> {
+  const box = await row.boundingBox();
+  if (!box) throw new Error('the row is not on screen');
+  return box.y;
+}
+
+test.describe('live queue', () => {
+  // Two people, two sign-ins, several saves on a shared 2-core machine.
+  test.describe.configure({ timeout: 120_000 });
+
+  test('B sees A’s new record behind a banner, A’s change in place, and a diff on a stale save', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+    browser,
+    creds,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const tag = `lq-${stamp}`;
+    const title = (n: number) => `Live ${stamp} ${String(n).padStart(2, '0')}`;
+    // 30 tickets of this test's own, titled 10..39: more than B's table shows at once.
+    const ids = new Map<number, string>();
+    const numbers = Array.from({ length: 30 }, (_, i) => i + 10);
+    await Promise.all(
+      numbers.map(async (n) => {
+        const record = await adminApi.createRecord(tickets.recordType, tickets.alias, {
+          Title: title(n),
+          Status: 'New',
+          Customer: tag,
+        });
+        ids.set(n, handleOf(record, tickets));
+      }),
+    );
+    const listUrl = `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`;
+
+    // B, the agent, opens the list with a clock the test can move.
+    const b = await agentWithClock(browser, creds.agent);
+    try {
+      await b.page.goto(listUrl);
+      const status = b.page.getByTestId('records-status');
+      await expect(status).toContainText(/^30 loaded/);
+      const rowOf = (n: number) => b.page.getByRole('row').filter({ hasText: title(n) });
+      await expect(rowOf(10)).toBeVisible();
+
+      // B scrolls a few rows down and points at one.
+      await b.page.getByTestId('records-scroll').evaluate((el) => {
+        el.scrollTop = 5 * 37;
+      });
+      const watched = rowOf(18);
+      await watched.hover();
+      const before = await topOf(watched);
+
+      // A creates a ticket in their console; it sorts first in B's list.
+      await login('admin');
+      await page.goto(tickets.url);
+      await page.getByRole('button', { name: 'New record' }).click();
+      const form = page.getByRole('dialog');
+      await form.getByLabel(/^Title/).fill(title(0));
+      await form.getByLabel(/^Status/).selectOption('New');
+      await form.getByLabel(/^Customer/).fill(tag);
+      const created = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.url().includes('/api/v1/'),
+      );
+      await form.getByRole('button', { name: 'Create record' }).click();
+      expect((await created).status()).toBe(201);
+
+      // Nothing moves in B's list until the poll: then a banner, and still nothing moves.
+      const banner = b.page.getByRole('button', { name: /^1 new record/ });
+      await expect(banner).toHaveCount(0);
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      await expect(banner).toBeVisible();
+      await expect(banner).toHaveText('1 new');
+      await expect(b.page.getByTestId('live-queue-banner')).toHaveAttribute('aria-live', 'polite');
+      await expect(status).toContainText(/^30 loaded/);
+      expect(Math.abs((await topOf(watched)) - before)).toBeLessThanOrEqual(1);
+      await saveScreenshot(b.page, 'live-queue-banner');
+      await expectNoAxeViolations(b.page, 'records list with the live-queue banner');
+
+      // Merging (from the keyboard, the pointer still on the row) keeps that row where it is.
+      await banner.focus();
+      await b.page.keyboard.press('Enter');
+      await expect(status).toContainText(/^31 loaded/);
+      await expect(banner).toHaveCount(0);
+      expect(Math.abs((await topOf(watched)) - before)).toBeLessThanOrEqual(1);
+      // The new record is in its sorted place, first, above what B is looking at.
+      await b.page.getByTestId('records-scroll').evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      await expect(b.page.locator('tbody tr[aria-rowindex="2"]')).toContainText(title(0));
+      await expect(b.page.locator('tbody tr[aria-rowindex="3"]')).toContainText(title(10));
+
+      // A changes a field of a ticket B holds: after the poll, the new value in place, no banner.
+      const changed = rowOf(12);
+      const place = await changed.getAttribute('aria-rowindex');
+      await expect(changed).not.toContainText('Pending');
+      await editInPanel(page, `${tickets.url}/${ids.get(12)}`, { Status: 'Pending' });
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      await expect(changed).toContainText('Pending');
+      await expect(changed).toHaveAttribute('aria-rowindex', place ?? '');
+      await expect(b.page.getByRole('button', { name: /new record/ })).toHaveCount(0);
+      await expect(status).toContainText(/^31 loaded/);
+
+      // A moves a ticket out of B's filter: B keeps the row until a reload, marked as gone.
+      await adminApi.updateRecord(tickets.recordType, tickets.alias, ids.get(20) ?? '', {
+        Customer: `${tag}-elsewhere`,
+      });
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      await expect(rowOf(20)).toHaveAttribute('data-departed', 'true');
+      await expect(rowOf(20)).toContainText('no longer in this view');
+      await expect(rowOf(19)).not.toHaveAttribute('data-departed');
+      await expect(status).toContainText(/^31 loaded/);
+
+      // B opens a ticket; A changes its title meanwhile; B's save shows the difference.
+      const stale = ids.get(15) ?? '';
+      await rowOf(15).getByRole('link', { name: stale }).click();
+      const panel = b.page.getByRole('dialog');
+      await expect(panel.getByLabel(/^Title/)).toHaveValue(title(15));
+      await editInPanel(page, `${tickets.url}/${stale}`, { Title: `${title(15)} (A)` });
+      await panel.getByLabel(/^Title/).fill(`${title(15)} (B)`);
+      await panel.getByRole('button', { name: 'Save changes' }).click();
+      const conflict = b.page.getByRole('dialog', { name: 'Someone else changed this record' });
+      await expect(conflict).toBeVisible();
+      const rows = conflict.getByTestId('conflict-fields').getByRole('row');
+      await expect(rows).toHaveCount(2);
+      await expect(rows.nth(1)).toHaveText(
+        new RegExp(`^Title\\s*${title(15)}\\s*${title(15)} \\(A\\)\\s*${title(15)} \\(B\\)$`),
+      );
+      await saveScreenshot(b.page, 'live-queue-stale-diff');
+      await expectNoAxeViolations(b.page, 'stale-save diff dialog');
+      const stored = await adminApi.getRecord(tickets.recordType, tickets.alias, stale);
+      expect(stored.record.Title).toBe(`${title(15)} (A)`);
+      // "Reload latest version" keeps B's edit on top of A's version.
+      await conflict.getByRole('button', { name: 'Reload latest version' }).click();
+      await expect(conflict).toHaveCount(0);
+      await expect(panel.getByLabel(/^Title/)).toHaveValue(`${title(15)} (B)`);
+    } finally {
+      await b.context.close();
+    }
+  });
+
+  test('the triage queue is live too: a new record merges without moving the current one', async ({
+    tickets,
+    adminApi,
+    browser,
+    creds,
+    profile,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const tag = `lqt-${stamp}`;
+    const title = (n: number) => `Queue ${stamp} ${String(n).padStart(2, '0')}`;
+    // 20 tickets, titled 10..29: more than the queue shows at once, so it can scroll.
+    const ids = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) =>
+        handleOf(
+          await adminApi.createRecord(tickets.recordType, tickets.alias, {
+            Title: title(i + 10),
+            Status: 'New',
+            Customer: tag,
+          }),
+          tickets,
+        ),
+      ),
+    );
+    const b = await agentWithClock(browser, creds.agent);
+    try {
+      await b.page.goto(
+        `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`,
+      );
+      await expect(b.page.getByTestId('records-status')).toContainText(/^20 loaded/);
+      await b.page.getByRole('link', { name: 'Triage' }).click();
+      const position = b.page.getByTestId('triage-position');
+      await expect(position).toHaveText('1 of 20');
+      await b.page.keyboard.press('j');
+      await b.page.keyboard.press('j');
+      await expect(position).toHaveText('3 of 20');
+      // The third in the queue's order (by Title, or the service's order in the hosted profile).
+      const currentId = (await b.page.getByTestId('triage-record-id').textContent()) ?? '';
+      const list = b.page.getByTestId('triage-list');
+      const current = list.locator(`[data-row-id="${currentId}"]`);
+      await current.hover();
+      const before = await topOf(current);
+
+      // A creates a ticket: it sorts first by Title (extended) or comes last in the service's
+      // order (hosted, which cannot sort).
+      await adminApi.createRecord(tickets.recordType, tickets.alias, {
+        Title: title(0),
+        Status: 'New',
+        Customer: tag,
+      });
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      const banner = b.page.getByRole('button', { name: /^1 new record/ });
+      await expect(banner).toBeVisible();
+      await expect(position).toHaveText('3 of 20');
+      expect(Math.abs((await topOf(current)) - before)).toBeLessThanOrEqual(1);
+      await saveScreenshot(b.page, 'live-queue-triage');
+      await banner.focus();
+      await b.page.keyboard.press('Enter');
+      await expect(position).toHaveText(profile === 'hosted' ? '3 of 21' : '4 of 21');
+      await expect(b.page.getByTestId('triage-record-id')).toHaveText(currentId);
+      expect(Math.abs((await topOf(current)) - before)).toBeLessThanOrEqual(1);
+
+      // A sets the status of a queued ticket: the queue shows it in place, with no banner.
+      const other = list.locator(`[data-row-id="${ids[4]}"]`);
+      await expect(other).not.toContainText('Pending');
+      await adminApi.updateRecord(tickets.recordType, tickets.alias, ids[4] ?? '', {
+        Status: 'Pending',
+      });
+      await b.page.clock.fastForward(PAST_ONE_POLL);
+      await expect(other).toContainText('Pending');
+      await expect(b.page.getByRole('button', { name: /new record/ })).toHaveCount(0);
+      await expect(position).toHaveText(profile === 'hosted' ? '3 of 21' : '4 of 21');
+    } finally {
+      await b.context.close();
+    }
+  });
+});
