@@ -1,0 +1,464 @@
+// The record history through HTTP: writes made through the BFF's proxy to the REAL workspace API
+// (its `workspace-api/testing` harness on a loopback port) are kept per field with who, when,
+// before and after and the console's source; the per-record read is limited to people who may read
+// the record, the whole log to administrators (filters, paging, CSV). Failed writes keep nothing;
+// the source header, tokens and cookies never reach the API or the table.
+import type { ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { HistoryEntry, HistoryPage } from '@wsc/api-client';
+import { HistoryPageSchema } from '@wsc/api-client';
+
+import type { FakeUpstream } from '../../../test/fake-upstream.ts';
+import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
+import { regionFor } from '../../lib/config.ts';
+import { MAX_HISTORY_VALUE_CHARS, TRUNCATED_MARKER } from './history.store.ts';
+
+/** The part of workspace-api's test harness used here (see test/workspace-api.integration.test.ts). */
+type ApiHarness = {
+  app: { fetch: (request: Request) => Response | Promise<Response> };
+  credentials: Record<'admin' | 'member' | 'billing', { clientId: string; clientSecret: string }>;
+  users: Record<'admin' | 'member' | 'billing', { id: string; email: string }>;
+  close: () => Promise<void>;
+};
+const API_HARNESS = 'workspace-api/testing';
+
+let api: ApiHarness;
+let server: ServerType;
+let apiUrl: string;
+let bff: Harness;
+/** Every request the API received: method, path and headers. */
+const received: { method: string; path: string; headers: Headers }[] = [];
+let admin: string;
+let member: string;
+let billing: string;
+
+const TICKETS = '/api/v1/apps/support-tickets';
+
+beforeAll(async () => {
+  const { createHarness: createApiHarness } = (await import(/* @vite-ignore */ API_HARNESS)) as {
+    createHarness: () => Promise<ApiHarness>;
+  };
+  api = await createApiHarness();
+  server = serve({
+    fetch: (request: Request) => {
+      received.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: request.headers,
+      });
+      return api.app.fetch(request);
+    },
+    port: 0,
+    hostname: '127.0.0.1',
+  });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  bff = await openBff();
+  admin = await signIn(bff, 'admin');
+  member = await signIn(bff, 'member');
+  billing = await signIn(bff, 'billing');
+});
+afterAll(async () => {
+  await bff?.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await api?.close();
+});
+
+/** A BFF over the real API (the fake upstream is not used: the harness only closes it). */
+function openBff(store?: Harness['store']): Promise<Harness> {
+  const unused = { apiUrl, close: async () => undefined } as unknown as FakeUpstream;
+  return createHarness({
+    upstream: unused,
+    config: { regions: [regionFor('default', apiUrl)] },
+    ...(store ? { store } : {}),
+  });
+}
+
+async function signIn(h: Harness, who: 'admin' | 'member' | 'billing'): Promise<string> {
+  const { res, cookie } = await h.login({
+    clientId: api.credentials[who].clientId,
+    clientSecret: api.credentials[who].clientSecret,
+  });
+  expect(res.status).toBe(200);
+  return cookie;
+}
+
+/** A proxied write with a body, as the console sends it (Content-Length, optional source). */
+function write(
+  cookie: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { source?: string; type?: string; h?: Harness } = {},
+) {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  return (options.h ?? bff).api(path, {
+    cookie,
+    method,
+    headers: {
+      'content-type': options.type ?? 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...(options.source ? { 'x-change-source': options.source } : {}),
+    },
+    ...(text ? { body: text } : {}),
+  });
+}
+
+async function createTicket(fields: Record<string, string> = {}): Promise<string> {
+  const res = await write(
+    admin,
+    'POST',
+    TICKETS,
+    { Title: 'Printer on fire', Status: 'New', ...fields },
+    { source: 'create' },
+  );
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function recordHistory(cookie: string, id: string, query = '', h = bff) {
+  return h.api(`/bff/history/apps/support-tickets/${id}${query}`, { cookie });
+}
+
+async function historyOf(id: string, query = '', h = bff): Promise<HistoryPage> {
+  const res = await recordHistory(admin, id, query, h);
+  expect(res.status).toBe(200);
+  return HistoryPageSchema.parse(await res.json());
+}
+
+const brief = (e: HistoryEntry) => ({
+  kind: e.kind,
+  field: e.field,
+  before: e.before,
+  after: e.after,
+  source: e.source,
+});
+
+describe('capture in the proxy', () => {
+  it('keeps an update per changed field with before, after, who and source; newest first', async () => {
+    const id = await createTicket({ Severity: 'Low' });
+    const res = await write(
+      admin,
+      'PUT',
+      `${TICKETS}/${id}`,
+      { Status: 'Open', Severity: 'Low', Customer: 'Acme' },
+      { source: 'editor' },
+    );
+    expect(res.status).toBe(200);
+    // The user's answer is the API's, unchanged.
+    expect(((await res.json()) as Record<string, string>)['Status']).toBe('Open');
+
+    const page = await historyOf(id);
+    // Severity was sent unchanged: not a change. The create comes after the update (older).
+    expect(page.items.map(brief)).toEqual([
+      { kind: 'updated', field: 'Customer', before: null, after: 'Acme', source: 'editor' },
+      { kind: 'updated', field: 'Status', before: 'New', after: 'Open', source: 'editor' },
+      { kind: 'created', field: 'Severity', before: null, after: 'Low', source: 'create' },
+      { kind: 'created', field: 'Status', before: null, after: 'New', source: 'create' },
+      { kind: 'created', field: 'Title', before: null, after: 'Printer on fire', source: 'create' },
+    ]);
+    const [first] = page.items;
+    expect(first?.actor).toEqual({ id: api.users.admin.id, name: 'Ada Admin' });
+    expect(first?.at).toBe('2025-03-01T09:00:00.000Z');
+    expect(first?.recordId).toBe(id);
+    expect(page.items[0]?.changeId).toBe(page.items[1]?.changeId);
+    expect(page.items[1]?.changeId).not.toBe(page.items[2]?.changeId);
+    expect(page.next).toBeNull();
+  });
+
+  it('keeps related items, links, uploads, attachment removals, watchers and comments', async () => {
+    const id = await createTicket();
+    const other = await createTicket({ Title: 'Related one' });
+    const base = `${TICKETS}/${id}`;
+    const sent = received.length;
+    expect(
+      (
+        await write(
+          admin,
+          'POST',
+          `${base}/related-items`,
+          { alias: 'support-tickets', id: other },
+          { source: 'related-items' },
+        )
+      ).status,
+    ).toBe(201);
+    expect((await write(admin, 'DELETE', `${base}/related-items/${other}`)).status).toBe(200);
+    const link = await write(admin, 'POST', `${base}/attachments/url-links`, {
+      url: 'https://example.com/spec',
+      description: 'Spec',
+    });
+    expect(link.status).toBe(201);
+
+    const form = new FormData();
+    form.append('file', new Blob(['hello, attachment']), 'note.txt');
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    const upload = await bff.api(`${base}/attachments`, {
+      cookie: admin,
+      method: 'POST',
+      headers: {
+        'content-type': encoded.headers.get('content-type') ?? '',
+        'content-length': String(bytes.byteLength),
+        'x-change-source': 'attachments',
+      },
+      body: bytes,
+    });
+    expect(upload.status).toBe(202);
+    const attachment = (await upload.json()) as { id: string; name: string };
+    expect(attachment.name).toBe('note.txt');
+    expect((await write(admin, 'DELETE', `${base}/attachments/${attachment.id}`)).status).toBe(200);
+
+    const watchers = { users: [api.users.member.email] };
+    expect(
+      (await write(admin, 'POST', `${base}/watchers`, watchers, { source: 'watchers' })).status,
+    ).toBe(201);
+    expect((await write(admin, 'DELETE', `${base}/watchers`, watchers)).status).toBe(200);
+    const comment = await write(admin, 'POST', `${base}/comment`, 'Called the customer', {
+      type: 'text/plain',
+      source: 'comments',
+    });
+    expect(comment.status).toBe(201);
+
+    const items = (await historyOf(id)).items.filter((e) => e.kind !== 'created');
+    expect(items.map(brief).reverse()).toEqual([
+      {
+        kind: 'related-item-added',
+        field: 'Related item',
+        before: null,
+        after: `support-tickets/${other}`,
+        source: 'related-items',
+      },
+      {
+        kind: 'related-item-removed',
+        field: 'Related item',
+        before: other,
+        after: null,
+        source: 'console',
+      },
+      {
+        kind: 'attachment-added',
+        field: 'Attachment',
+        before: null,
+        after: 'https://example.com/spec',
+        source: 'console',
+      },
+      {
+        kind: 'attachment-added',
+        field: 'Attachment',
+        before: null,
+        after: 'note.txt',
+        source: 'attachments',
+      },
+      {
+        kind: 'attachment-removed',
+        field: 'Attachment',
+        before: attachment.id,
+        after: null,
+        source: 'console',
+      },
+      {
+        kind: 'watchers-changed',
+        field: 'Watchers added',
+        before: null,
+        after: api.users.member.email,
+        source: 'watchers',
+      },
+      {
+        kind: 'watchers-changed',
+        field: 'Watchers removed',
+        before: api.users.member.email,
+        after: null,
+        source: 'console',
+      },
+      {
+        kind: 'comment-added',
+        field: 'Comment',
+        before: null,
+        after: 'Called the customer',
+        source: 'comments',
+      },
+    ]);
+    // The source header never reached the API; only contract paths did.
+    const calls = received.slice(sent);
+    expect(calls.length).toBeGreaterThan(8);
+    for (const call of calls) expect(call.headers.has('x-change-source')).toBe(false);
+  });
+
+  it('keeps nothing for a refused write, and names an unknown source `console`', async () => {
+    const id = await createTicket();
+    const before = (await historyOf(id)).items.length;
+    const refused = await write(
+      admin,
+      'PUT',
+      `${TICKETS}/${id}`,
+      { Status: 'Nope' },
+      { source: 'editor' },
+    );
+    expect(refused.status).toBe(422);
+    const missing = await write(admin, 'PUT', `${TICKETS}/SUP-999999`, { Status: 'Open' });
+    expect(missing.status).toBe(404);
+    expect((await historyOf(id)).items).toHaveLength(before);
+
+    expect(
+      (
+        await write(
+          admin,
+          'PUT',
+          `${TICKETS}/${id}`,
+          { Status: 'Open' },
+          { source: 'bulk-run:not-a-uuid' },
+        )
+      ).status,
+    ).toBe(200);
+    const runId = '0b9d4c1e-5f7a-4a8e-9c3d-2e1f0a9b8c7d';
+    expect(
+      (
+        await write(
+          admin,
+          'PUT',
+          `${TICKETS}/${id}`,
+          { Status: 'Pending' },
+          { source: `bulk-run:${runId}` },
+        )
+      ).status,
+    ).toBe(200);
+    const [latest, previous] = (await historyOf(id)).items;
+    expect(latest?.source).toBe(`bulk-run:${runId}`);
+    expect(previous?.source).toBe('console');
+  });
+
+  it('keeps a long value cut with a marker', async () => {
+    const id = await createTicket();
+    const long = 'x'.repeat(MAX_HISTORY_VALUE_CHARS * 3);
+    expect((await write(admin, 'PUT', `${TICKETS}/${id}`, { Description: long })).status).toBe(200);
+    const [entry] = (await historyOf(id)).items;
+    expect(entry?.field).toBe('Description');
+    expect(entry?.after).toBe(`${'x'.repeat(MAX_HISTORY_VALUE_CHARS)}${TRUNCATED_MARKER}`);
+  });
+
+  it('never writes a token, a cookie or a header to the table', async () => {
+    const id = await createTicket();
+    const sent = received.length;
+    expect(
+      (await write(admin, 'PUT', `${TICKETS}/${id}`, { Status: 'Open' }, { source: 'editor' }))
+        .status,
+    ).toBe(200);
+    const tokens = received
+      .slice(sent)
+      .map((call) => call.headers.get('authorization')?.replace(/^Bearer /, ''))
+      .filter((t): t is string => Boolean(t));
+    expect(tokens.length).toBeGreaterThan(0);
+    const rows = await sql<{
+      row: string;
+    }>`select row_to_json(h)::text as row from record_history h`.execute(bff.store.db);
+    const dump = rows.rows.map((r) => r.row).join('\n');
+    expect(dump).toContain(id);
+    for (const secret of [...tokens, admin, member, api.credentials.admin.clientSecret]) {
+      expect(dump).not.toContain(secret);
+    }
+    expect(dump.toLowerCase()).not.toContain('bearer');
+  });
+});
+
+describe('GET /bff/history/{recordType}/{alias}/{id}', () => {
+  it('answers whoever may read the record, and 404 to someone who may not', async () => {
+    const id = await createTicket();
+    const mine = await recordHistory(member, id);
+    expect(mine.status).toBe(200);
+    expect(HistoryPageSchema.parse(await mine.json()).items.length).toBeGreaterThan(0);
+    // Billing cannot read support tickets upstream: no history either, and no hint it exists.
+    const theirs = await recordHistory(billing, id);
+    expect(theirs.status).toBe(404);
+    expect(theirs.headers.get('content-type')).toBe('application/problem+json');
+    expect((await recordHistory(admin, 'SUP-999999')).status).toBe(404);
+    expect((await bff.api(`/bff/history/apps/support-tickets/${id}`)).status).toBe(401);
+  });
+
+  it('pages newest first with a cursor, and names a bad parameter', async () => {
+    const id = await createTicket();
+    for (const status of ['Open', 'Pending', 'Resolved']) {
+      expect((await write(admin, 'PUT', `${TICKETS}/${id}`, { Status: status })).status).toBe(200);
+    }
+    const all = (await historyOf(id)).items.map((e) => e.id);
+    expect(all).toHaveLength(5);
+    const first = await historyOf(id, '?first=2');
+    expect(first.items.map((e) => e.id)).toEqual(all.slice(0, 2));
+    const second = await historyOf(id, `?first=2&after=${first.next}`);
+    expect(second.items.map((e) => e.id)).toEqual(all.slice(2, 4));
+    const third = await historyOf(id, `?first=2&after=${second.next}`);
+    expect(third.items.map((e) => e.id)).toEqual(all.slice(4));
+    expect(third.next).toBeNull();
+
+    for (const [query, field] of [
+      ['?first=0', 'first'],
+      ['?first=500', 'first'],
+      ['?after=abc', 'after'],
+      ['?sort=up', '(body)'],
+    ] as const) {
+      const res = await recordHistory(admin, id, query);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { errors: { field: string }[] };
+      expect(body.errors.map((e) => e.field)).toContain(field);
+    }
+    const badType = await bff.api(`/bff/history/rockets/support-tickets/${id}`, { cookie: admin });
+    expect(badType.status).toBe(400);
+    expect(((await badType.json()) as { errors: { field: string }[] }).errors[0]?.field).toBe(
+      'recordType',
+    );
+  });
+});
+
+describe('the log survives', () => {
+  it('a restart of the store (PGlite on disk), and a failing store never fails the write', async () => {
+    const fs = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openStore } = await import('../../db/store.ts');
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bff-history-'));
+    try {
+      const store = await openStore({ kind: 'pglite', dataDir });
+      const first = await openBff(store);
+      const cookie = await signIn(first, 'admin');
+      const id = await createTicket();
+      expect(
+        (await write(cookie, 'PUT', `${TICKETS}/${id}`, { Status: 'Open' }, { h: first })).status,
+      ).toBe(200);
+      await first.close();
+      await store.close();
+
+      const reopened = await openStore({ kind: 'pglite', dataDir });
+      const second = await openBff(reopened);
+      const again = await signIn(second, 'admin');
+      const res = await second.api(`/bff/history/apps/support-tickets/${id}`, { cookie: again });
+      expect(HistoryPageSchema.parse(await res.json()).items.map(brief)).toEqual([
+        { kind: 'updated', field: 'Status', before: 'New', after: 'Open', source: 'console' },
+      ]);
+
+      // The table gone: the write still succeeds; the failure is logged and counted.
+      await sql`alter table record_history rename to record_history_away`.execute(reopened.db);
+      const ok = await write(
+        again,
+        'PUT',
+        `${TICKETS}/${id}`,
+        { Status: 'Pending' },
+        { h: second },
+      );
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as Record<string, string>)['Status']).toBe('Pending');
+      expect(second.logs.some((l) => l.includes('record history write failed'))).toBe(true);
+      expect(await second.metrics.registry.metrics()).toMatch(
+        /wsc_bff_history_write_failures_total 1\b/,
+      );
+      await sql`alter table record_history_away rename to record_history`.execute(reopened.db);
+      await second.close();
+      await reopened.close();
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
