@@ -462,3 +462,171 @@ describe('the log survives', () => {
     }
   });
 });
+
+/** RFC 4180 rows of a CSV text (quoted fields, doubled quotes, CRLF). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += ch;
+  }
+  return rows;
+}
+
+describe('the administrators’ log', () => {
+  const list = async (query: string, cookie = admin) => {
+    const res = await bff.api(`/bff/history${query}`, { cookie });
+    expect(res.status, query).toBe(200);
+    return HistoryPageSchema.parse(await res.json());
+  };
+
+  it('is refused to everyone else with 403', async () => {
+    for (const path of ['/bff/history', '/bff/history/export.csv']) {
+      const res = await bff.api(path, { cookie: member });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+    }
+  });
+
+  it('filters by user, record type and time, and pages', async () => {
+    const id = await createTicket();
+    bff.clock.advance(10 * 60_000);
+    const at = new Date(bff.clock.now()).toISOString();
+    expect(
+      (
+        await write(
+          member,
+          'PUT',
+          `${TICKETS}/${id}`,
+          { Status: 'Open', Customer: 'Zed' },
+          { source: 'triage' },
+        )
+      ).status,
+    ).toBe(200);
+
+    const byMember = await list(`?user=${api.users.member.id}`);
+    expect(byMember.items.map((e) => e.actor.name)).toEqual(['Sam Agent', 'Sam Agent']);
+    expect(byMember.items.map((e) => [e.field, e.after, e.source])).toEqual([
+      ['Customer', 'Zed', 'triage'],
+      ['Status', 'Open', 'triage'],
+    ]);
+    const fromNow = await list(`?from=${encodeURIComponent(at)}`);
+    expect(new Set(fromNow.items.map((e) => e.recordId))).toEqual(new Set([id]));
+    const beforeNow = await list(`?to=${encodeURIComponent(at)}&first=200`);
+    expect(beforeNow.items.length).toBeGreaterThan(0);
+    expect(beforeNow.items.every((e) => Date.parse(e.at) < Date.parse(at))).toBe(true);
+    expect((await list('?recordType=tasks')).items).toEqual([]);
+    expect((await list('?alias=customers')).items).toEqual([]);
+    const tickets = await list('?recordType=apps&alias=support-tickets&first=3');
+    expect(tickets.items).toHaveLength(3);
+    const next = await list(`?recordType=apps&alias=support-tickets&first=3&after=${tickets.next}`);
+    expect(Number(next.items[0]?.id)).toBeLessThan(Number(tickets.items[2]?.id));
+
+    for (const [query, field] of [
+      ['?from=yesterday', 'from'],
+      [`?from=${encodeURIComponent(at)}&to=2020-01-01T00:00:00Z`, 'to'],
+      ['?recordType=rockets', 'recordType'],
+      ['?first=201', 'first'],
+      ['?who=me', '(body)'],
+    ] as const) {
+      const res = await bff.api(`/bff/history${query}`, { cookie: admin });
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { errors: { field: string }[] };
+      expect(
+        body.errors.map((e) => e.field),
+        query,
+      ).toContain(field);
+    }
+  });
+
+  it('exports CSV: ISO times, formulas neutralized, every matching row across batches', async () => {
+    const id = await createTicket({ Title: '=HYPERLINK("http://evil")' });
+    const res = await bff.api(`/bff/history/export.csv?user=${api.users.admin.id}`, {
+      cookie: admin,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain('attachment');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // A byte order mark, so a spreadsheet reads UTF-8 (text() would drop it).
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = parseCsv(new TextDecoder().decode(bytes));
+    expect(header).toEqual([
+      'At (UTC)',
+      'User id',
+      'User',
+      'Record type',
+      'Alias',
+      'Record',
+      'Kind',
+      'Field',
+      'Before',
+      'After',
+      'Source',
+    ]);
+    const title = rows.find((r) => r[5] === id && r[7] === 'Title');
+    expect(title).toEqual([
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      api.users.admin.id,
+      'Ada Admin',
+      'apps',
+      'support-tickets',
+      id,
+      'created',
+      'Title',
+      '',
+      `'=HYPERLINK("http://evil")`,
+      'create',
+    ]);
+    expect(rows.every((r) => r[1] === api.users.admin.id)).toBe(true);
+
+    // More rows than one batch reads (500): all of them, newest first, none twice.
+    const { historyStore } = await import('./history.store.ts');
+    const store = historyStore(bff.store.db, { retentionMs: bff.config.historyRetentionMs });
+    const actor = { id: `bulk-actor-${Date.now()}`, name: 'Bulk Actor' };
+    for (let n = 0; n < 12; n++) {
+      await store.append(
+        {
+          region: 'default',
+          recordType: 'apps',
+          alias: 'support-tickets',
+          recordId: `SUP-B${n}`,
+          kind: 'updated',
+          actor,
+          source: 'console',
+          at: bff.clock.now(),
+          fields: Array.from({ length: 100 }, (_, i) => ({
+            field: `F${i}`,
+            before: null,
+            after: `${n}.${i}`,
+          })),
+        },
+        crypto.randomUUID(),
+      );
+    }
+    const big = await bff.api(`/bff/history/export.csv?user=${actor.id}`, { cookie: admin });
+    const bigRows = parseCsv(await big.text()).slice(1);
+    expect(bigRows).toHaveLength(1200);
+    expect(new Set(bigRows.map((r) => `${r[5]}/${r[7]}`)).size).toBe(1200);
+    expect(bigRows[0]?.slice(5, 10)).toEqual(['SUP-B11', 'updated', 'F99', '', '11.99']);
+  });
+});
