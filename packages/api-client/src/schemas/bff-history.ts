@@ -12,10 +12,11 @@ export const MAX_HISTORY_PAGE = 200;
 /**
  * Where in the console a change was made, as the console names it in `X-Change-Source`:
  * `editor`, `triage`, `create`, `comments`, `related-items`, `attachments`, `watchers`,
- * `bulk-run:<run id>`, `undo:<run id>`; `console` when the header was missing or not one of these.
+ * `bulk-run:<run id>` (`bulk-run` for a run too large to keep for undo), `undo:<run id>`; `console`
+ * when the header was missing or not one of these.
  */
 export const CHANGE_SOURCE_PATTERN =
-  /^(?:console|editor|triage|create|comments|related-items|attachments|watchers|(?:bulk-run|undo):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+  /^(?:console|editor|triage|create|comments|related-items|attachments|watchers|bulk-run|(?:bulk-run|undo):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** What kind of change an entry records (the proxy's classification of the write). */
 export const HistoryKindSchema = z.enum([
