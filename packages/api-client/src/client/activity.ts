@@ -1,7 +1,7 @@
 // A record's activity: its watchers and its comments.
 import type { Comment } from '../schemas/activity.ts';
 import type { RecordType } from '../schemas/common.ts';
-import type { CallOptions, PageOptions, Transport, WriteOptions } from './transport.ts';
+import type { PageOptions, Transport, WriteOptions } from './transport.ts';
 import {
   CommentPagedListSchema,
   CommentSchema,
