@@ -4,8 +4,10 @@
 // from the record's own audit fields; the agent, in a second browser context, reads the tab of a
 // record they may read. Both profiles: the BFF keeps the history, the source header never reaches
 // the API (the hosted run's Prism would fail the suite on it).
+import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from '@playwright/test';
 
+import { parseCsv } from '../../apps/web/src/testing/parse-csv.ts';
 import { auditField, expect, handleOf, saveScreenshot, signIn, test } from '../fixtures.ts';
 
 async function openHistory(page: Page, url: string): Promise<Locator> {
@@ -15,6 +17,28 @@ async function openHistory(page: Page, url: string): Promise<Locator> {
   const tab = panel.getByRole('tabpanel', { name: 'History' });
   await expect(tab).toContainText('Changes made outside the console are not listed.');
   return tab;
+}
+
+/** The name the console shows for the signed-in person (the history's `who`). */
+async function shownName(page: Page): Promise<string> {
+  const session = (await (await page.request.get('/bff/session')).json()) as {
+    user: { firstName?: string; lastName?: string; email?: string; clientId: string };
+  };
+  const user = session.user;
+  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email || user.clientId;
+}
+
+/** Saves one select field of a record in the editor, and waits for the write. */
+async function editSelect(page: Page, url: string, field: string, value: string) {
+  await page.goto(url);
+  const panel = page.getByRole('dialog');
+  await panel.getByLabel(field).selectOption(value);
+  const saved = page.waitForResponse(
+    (r) => r.request().method() === 'PUT' && r.url().includes(`/api/v1/`),
+  );
+  await panel.getByRole('button', { name: 'Save changes' }).click();
+  expect((await saved).status()).toBe(200);
+  await expect(panel.getByText('Unsaved changes')).toHaveCount(0);
 }
 
 /** The change (list item) whose source is `source`. */
@@ -60,27 +84,12 @@ test.describe('record history', () => {
     await login('admin');
 
     // 1. The editor: Severity Low -> High.
-    await page.goto(recordUrl);
-    const panel = page.getByRole('dialog');
-    await panel.getByLabel('Severity').selectOption('High');
-    const saved = page.waitForResponse(
-      (r) => r.request().method() === 'PUT' && r.url().includes(`/api/v1/`),
-    );
-    await panel.getByRole('button', { name: 'Save changes' }).click();
-    expect((await saved).status()).toBe(200);
-    await expect(panel.getByText('Unsaved changes')).toHaveCount(0);
+    await editSelect(page, recordUrl, 'Severity', 'High');
 
     let tab = await openHistory(page, `${recordUrl}?tab=details`);
     const edit = change(tab, 'Editor');
     await expect(edit).toHaveCount(1);
-    // Who: the name the console shows for the signed-in admin.
-    const session = (await (await page.request.get('/bff/session')).json()) as {
-      user: { firstName?: string; lastName?: string; email?: string; clientId: string };
-    };
-    const user = session.user;
-    const name =
-      [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email || user.clientId;
-    await expect(edit).toContainText(name);
+    await expect(edit).toContainText(await shownName(page));
     await expect(edit.getByRole('listitem')).toHaveText([/^Severity\s*Low\s*High$/]);
     await expect(edit.locator('time')).toHaveText(/just now|seconds? ago|minute ago/);
     await expect(edit.locator('time')).toHaveAttribute('title', /\d/);
@@ -145,6 +154,8 @@ test.describe('record history', () => {
       await agent.page.goto('/');
       await signIn(agent.page, creds.agent);
       await expect(agent.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      // The whole log is for administrators: no link for the agent.
+      await expect(agent.page.getByRole('link', { name: 'History' })).toHaveCount(0);
       const theirs = await openHistory(agent.page, `${recordUrl}?tab=history`);
       await expect(theirs.getByLabel('Source')).toHaveText([
         `Bulk run #${runId.slice(0, 8)}`,
@@ -157,5 +168,83 @@ test.describe('record history', () => {
     } finally {
       await agent.context.close();
     }
+  });
+
+  test('the administrators’ log filters by user and record type and exports the selection as CSV', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+    axe,
+  }) => {
+    const tag = `Log ${Date.now().toString(36)}`;
+    const id = handleOf(
+      await adminApi.createRecord(tickets.recordType, tickets.alias, {
+        Title: `Badge printer (${tag})`,
+        Status: 'New',
+        Severity: 'Low',
+        Customer: tag,
+      }),
+      tickets,
+    );
+    await login('admin');
+    await editSelect(page, `${tickets.url}/${id}`, 'Severity', 'Critical');
+    const name = await shownName(page);
+    // The record panel is modal: closed, the sidebar is reachable again.
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    await page.getByRole('link', { name: 'History' }).click();
+    await expect(page.getByRole('heading', { name: 'History', level: 1 })).toBeVisible();
+    const form = page.getByRole('form', { name: 'Filter history' });
+    await form.getByLabel('User').fill(name);
+    await form.getByLabel('Record type').selectOption({ label: tickets.name });
+    await form.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(/user=/);
+    const changes = page.getByRole('list', { name: 'Changes' }).getByRole('listitem');
+    const mine = changes.filter({ hasText: `${tickets.alias}/${id}` });
+    await expect(mine.first()).toContainText('Severity');
+    await expect(mine.first().getByRole('listitem')).toHaveText([/^Severity\s*Low\s*Critical$/]);
+    // Every change listed is the admin's, to this record type.
+    const actors = await page.getByTestId('history-actor').allTextContents();
+    expect(actors.length).toBeGreaterThan(0);
+    expect(new Set(actors)).toEqual(new Set([name]));
+    await axe('history log');
+    await saveScreenshot(page, 'history-log');
+
+    // A user who changed nothing: no changes.
+    await form.getByLabel('User').fill(`nobody-${tag}`);
+    await form.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page.getByText('No changes match these filters.')).toBeVisible();
+    await form.getByLabel('User').fill(name);
+    await form.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(mine.first()).toBeVisible();
+
+    // The same selection as CSV: parsed back, the edit is there.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    const text = await fs.readFile(await download.path(), 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const [header, ...rows] = parseCsv(text.slice(1));
+    expect(header).toEqual([
+      'At (UTC)',
+      'User id',
+      'User',
+      'Record type',
+      'Alias',
+      'Record',
+      'Kind',
+      'Field',
+      'Before',
+      'After',
+      'Source',
+    ]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r[2]))).toEqual(new Set([name]));
+    expect(new Set(rows.map((r) => r[4]))).toEqual(new Set([tickets.alias]));
+    const edit = rows.find((r) => r[5] === id && r[7] === 'Severity');
+    expect(edit?.slice(6)).toEqual(['updated', 'Severity', 'Low', 'Critical', 'editor']);
+    expect(edit?.[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 });

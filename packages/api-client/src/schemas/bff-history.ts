@@ -71,7 +71,7 @@ export type RecordHistoryQuery = { after?: string; first?: number };
 /** `GET /bff/history` and `GET /bff/history/export.csv` query (administrators). */
 export const HistoryQuerySchema = z
   .object({
-    /** An actor id as entries carry it. */
+    /** An actor id as entries carry it, or an actor's name as shown (any case). */
     user: z.string().min(1).max(200).optional(),
     recordType: RecordTypeSchema.optional(),
     alias: z.string().min(1).max(200).optional(),

@@ -166,7 +166,16 @@ export function historyStore(db: Kysely<BffDatabase>, options: { retentionMs: nu
       page: { after?: string | undefined; first: number },
     ): Promise<HistoryRow[]> {
       let query = db.selectFrom('record_history').selectAll().where('region', '=', region);
-      if (filter.user !== undefined) query = query.where('actor_id', '=', filter.user);
+      if (filter.user !== undefined) {
+        // An id as entries carry it, or the name shown (what an administrator can type).
+        const user = filter.user;
+        query = query.where((eb) =>
+          eb.or([
+            eb('actor_id', '=', user),
+            eb(sql<string>`lower(actor_name)`, '=', user.toLowerCase()),
+          ]),
+        );
+      }
       if (filter.recordType !== undefined)
         query = query.where('record_type', '=', filter.recordType);
       if (filter.alias !== undefined) query = query.where('alias', '=', filter.alias);

@@ -529,6 +529,8 @@ describe('the administrators’ log', () => {
       ['Customer', 'Zed', 'triage'],
       ['Status', 'Open', 'triage'],
     ]);
+    const byName = await list('?user=sam%20AGENT');
+    expect(byName.items.map((e) => e.id)).toEqual(byMember.items.map((e) => e.id));
     const fromNow = await list(`?from=${encodeURIComponent(at)}`);
     expect(new Set(fromNow.items.map((e) => e.recordId))).toEqual(new Set([id]));
     const beforeNow = await list(`?to=${encodeURIComponent(at)}&first=200`);

@@ -69,7 +69,7 @@ function queryOf(
 
 /** The administrators' history filters (the list and the CSV export take the same). */
 const HISTORY_FILTERS = queryOf(HistoryQuerySchema, {
-  user: 'An actor id: only their changes',
+  user: "An actor id, or a name as shown (any case): only that person's changes",
   recordType: 'Only changes to records of this type',
   alias: 'Only changes to records of this definition',
   from: 'ISO 8601: changes at or after',

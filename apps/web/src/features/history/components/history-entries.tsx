@@ -39,7 +39,9 @@ export function HistoryEntries({
       {groupChanges(entries).map(({ changeId, first, entries: fields }) => (
         <li key={changeId} className="rounded-md border px-3 py-2 text-sm">
           <div className="text-muted-foreground flex flex-wrap items-baseline gap-x-2">
-            <span className="text-foreground font-medium">{first.actor.name}</span>
+            <span className="text-foreground font-medium" data-testid="history-actor">
+              {first.actor.name}
+            </span>
             <When at={first.at} now={now} />
             <span aria-label="Source" className="bg-muted rounded px-1.5 text-xs">
               {sourceLabel(first.source)}
