@@ -8,7 +8,6 @@ import type {
   CreateBulkRunInput,
   ListBulkRunsQuery,
 } from './schemas/bff-bulk-runs.ts';
-import type { HistoryQuery, RecordHistoryQuery } from './schemas/bff-history.ts';
 import type {
   CreateViewInput,
   ListViewsQuery,
@@ -20,7 +19,6 @@ import type { RecordType } from './schemas/common.ts';
 import type { Definition } from './schemas/records.ts';
 import { createTransport, path } from './client/transport.ts';
 import { BulkRunListSchema, BulkRunSchema, BulkRunSummarySchema } from './schemas/bff-bulk-runs.ts';
-import { HistoryPageSchema } from './schemas/bff-history.ts';
 import {
   SavedViewListSchema,
   SavedViewSchema,
@@ -170,32 +168,6 @@ export function createBffClient(options: BffClientOptions = {}) {
             signal: opts?.signal,
           },
           BulkRunSummarySchema,
-        ),
-    },
-
-    history: {
-      /** `GET /bff/history/{recordType}/{alias}/{id}`: one record's console changes, newest first; 404 when unreadable. */
-      record: (
-        recordType: RecordType,
-        alias: string,
-        id: string,
-        query?: RecordHistoryQuery,
-        opts?: CallOptions,
-      ) =>
-        json(
-          {
-            method: 'GET',
-            path: path`/bff/history/${recordType}/${alias}/${id}`,
-            query,
-            signal: opts?.signal,
-          },
-          HistoryPageSchema,
-        ),
-      /** `GET /bff/history` (administrators; 403 otherwise): the region's whole log, filtered, newest first. */
-      list: (query?: HistoryQuery, opts?: CallOptions) =>
-        json(
-          { method: 'GET', path: '/bff/history', query, signal: opts?.signal },
-          HistoryPageSchema,
         ),
     },
 

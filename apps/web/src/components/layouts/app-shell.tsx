@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import {
+  Clock,
   DatabaseZap,
-  History,
   LogOut,
   Monitor,
   Moon,
@@ -141,7 +141,8 @@ const DIRECTORY_LINKS = [
 ] as const;
 
 const WORKSPACE_LINK = { to: '/workspace', label: 'Workspace setup', Icon: DatabaseZap } as const;
-const HISTORY_LINK = { to: '/history', label: 'History', Icon: History } as const;
+// The clock is in the first load already (error panels use it); a history icon of its own is not.
+const HISTORY_LINK = { to: '/history', label: 'History', Icon: Clock } as const;
 
 /**
  * The sidebar's second section: people and groups (everyone signed in may read them; what a

@@ -1,8 +1,5 @@
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { useCallback } from 'react';
-import { z } from 'zod';
-
-import { RecordTypeSchema } from '@wsc/api-client';
+import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
 
 import type { HistoryFilters } from '@/features/history/api/history.ts';
 import { isAdministrator } from '@/features/auth/api/session.ts';
@@ -10,19 +7,9 @@ import { HistoryLog } from '@/features/history/components/history-log.tsx';
 
 import { RouteError } from '../-components/route-error.tsx';
 
-const text = z.string().min(1).max(200).optional().catch(undefined);
-
-/** The log's filters live in the URL, so a filtered view can be shared and reloaded. */
-const HistorySearchSchema = z.object({
-  user: text,
-  recordType: RecordTypeSchema.optional().catch(undefined),
-  alias: text,
-  from: z.iso.datetime().optional().catch(undefined),
-  to: z.iso.datetime().optional().catch(undefined),
-});
-
+// No search params: the route's config is in the first load, and the filters need no link to
+// share; they live in the page (the BFF checks each, and the page shows its 400 naming the field).
 export const Route = createFileRoute('/_auth/history')({
-  validateSearch: HistorySearchSchema,
   head: () => ({ meta: [{ title: 'History · Workspace Console' }] }),
   errorComponent: RouteError,
   component: HistoryPage,
@@ -30,19 +17,14 @@ export const Route = createFileRoute('/_auth/history')({
 
 function HistoryPage() {
   const { session } = Route.useRouteContext();
-  const search = Route.useSearch();
-  const navigate = useNavigate({ from: Route.fullPath });
-  const onFiltersChange = useCallback(
-    (filters: HistoryFilters) => void navigate({ search: filters }),
-    [navigate],
-  );
+  const [filters, setFilters] = useState<HistoryFilters>({});
   return (
     <>
       <div className="flex items-center gap-3 px-6 pt-4 pb-2">
         <h1 className="text-lg font-semibold tracking-tight">History</h1>
       </div>
       {isAdministrator(session.user) ? (
-        <HistoryLog filters={search} onFiltersChange={onFiltersChange} />
+        <HistoryLog filters={filters} onFiltersChange={setFilters} />
       ) : (
         <p className="text-muted-foreground px-6 text-sm">
           Only administrators can read the whole history. A record&apos;s own changes are on its

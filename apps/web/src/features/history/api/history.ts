@@ -1,11 +1,14 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
 import type { HistoryQuery } from '@wsc/api-client';
+import { createBffHistoryClient } from '@wsc/api-client/bff-history-client';
 
 import type { RecordRef } from '@/queries/records.ts';
-import { bff } from '@/lib/bff.ts';
 
 const PAGE = 50;
+
+/** Created here, not in lib/bff.ts: the history's client stays out of the first load. */
+const history = createBffHistoryClient();
 
 /** Query keys of the record history: one record's, and the administrators' filtered log. */
 export const historyKeys = {
@@ -25,7 +28,7 @@ export function recordHistoryQueryOptions(record: RecordRef) {
   return infiniteQueryOptions({
     queryKey: historyKeys.record(record),
     queryFn: ({ pageParam, signal }) =>
-      bff.history.record(
+      history.record(
         record.recordType,
         record.alias,
         record.id,
@@ -51,7 +54,7 @@ export function historyLogQueryOptions(filters: HistoryFilters) {
   return infiniteQueryOptions({
     queryKey: historyKeys.log(filters),
     queryFn: ({ pageParam, signal }) =>
-      bff.history.list(
+      history.list(
         { ...filters, first: PAGE, ...(pageParam ? { after: pageParam } : {}) },
         { signal },
       ),
