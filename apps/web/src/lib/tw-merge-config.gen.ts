@@ -524,6 +524,7 @@ export const classGroups: Record<string, string[]> = {
     "w-32",
     "w-40",
     "w-48",
+    "w-52",
     "w-56",
     "w-60",
     "w-64",

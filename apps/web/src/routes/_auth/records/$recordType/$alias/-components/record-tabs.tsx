@@ -44,10 +44,10 @@ export function RecordTabs({
       onValueChange={(value) =>
         onTabChange(RecordPanelSearchSchema.parse({ tab: value }).tab ?? 'details')
       }
-      className="flex-1"
+      className="@container flex-1"
     >
-      {/* Six tabs fit the panel's width only without the list's spare padding and gaps. */}
-      <TabsList aria-label="Record sections" className="gap-0 px-2">
+      {/* Six tabs with icons fit a wide panel only: in the side panel the icons give way. */}
+      <TabsList aria-label="Record sections" className="gap-0 px-2 @max-[40rem]:[&_svg]:hidden">
         {RECORD_TABS.map((value) => {
           const { label, Icon } = TAB_LABELS[value];
           return (
