@@ -302,7 +302,21 @@ describe('capture in the proxy', () => {
     expect(refused.status).toBe(422);
     const missing = await write(admin, 'PUT', `${TICKETS}/SUP-999999`, { Status: 'Open' });
     expect(missing.status).toBe(404);
+    const unknownWatcher = await write(admin, 'POST', `${TICKETS}/${id}/watchers`, {
+      users: ['nobody-at-all@example.com'],
+    });
+    expect(unknownWatcher.status).toBe(422);
+    const missingComment = await write(admin, 'POST', `${TICKETS}/SUP-999999/comment`, 'Hello', {
+      type: 'text/plain',
+    });
+    expect(missingComment.status).toBe(404);
     expect((await historyOf(id)).items).toHaveLength(before);
+    const stray = await sql<{
+      n: number;
+    }>`select count(*)::int as n from record_history where record_id = 'SUP-999999'`.execute(
+      bff.store.db,
+    );
+    expect(stray.rows[0]?.n).toBe(0);
 
     expect(
       (
