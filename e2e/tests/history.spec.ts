@@ -7,6 +7,8 @@
 import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from '@playwright/test';
 
+import { HISTORY_CSV_HEADER } from '@wsc/api-client';
+
 import { parseCsv } from '../../apps/web/src/testing/parse-csv.ts';
 import { auditField, expect, handleOf, saveScreenshot, signIn, test } from '../fixtures.ts';
 
@@ -227,19 +229,7 @@ test.describe('record history', () => {
     const text = await fs.readFile(await download.path(), 'utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const [header, ...rows] = parseCsv(text.slice(1));
-    expect(header).toEqual([
-      'At (UTC)',
-      'User id',
-      'User',
-      'Record type',
-      'Alias',
-      'Record',
-      'Kind',
-      'Field',
-      'Before',
-      'After',
-      'Source',
-    ]);
+    expect(header).toEqual([...HISTORY_CSV_HEADER]);
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((r) => r[2]))).toEqual(new Set([name]));
     expect(new Set(rows.map((r) => r[4]))).toEqual(new Set([tickets.alias]));

@@ -6,6 +6,21 @@ import { z } from 'zod';
 
 import { RecordTypeSchema } from './common.ts';
 
+/** The header row of `GET /bff/history/export.csv`, one column per entry member. */
+export const HISTORY_CSV_HEADER = [
+  'At (UTC)',
+  'User id',
+  'User',
+  'Record type',
+  'Alias',
+  'Record',
+  'Kind',
+  'Field',
+  'Before',
+  'After',
+  'Source',
+] as const;
+
 /** Entries one page holds at most (the default is 50). */
 export const MAX_HISTORY_PAGE = 200;
 

@@ -2,23 +2,10 @@
 // row, times in ISO 8601 UTC, and text a spreadsheet would read as a formula prefixed with `'` so it
 // never runs (the rules of the console's own export, ADR 0019).
 import type { HistoryEntry } from '@wsc/api-client';
+import { HISTORY_CSV_HEADER } from '@wsc/api-client';
 
 /** The characters a spreadsheet reads as the start of a formula or a command (OWASP). */
 const FORMULA_START = /^[=+\-@\t\r]/;
-
-const HEADER = [
-  'At (UTC)',
-  'User id',
-  'User',
-  'Record type',
-  'Alias',
-  'Record',
-  'Kind',
-  'Field',
-  'Before',
-  'After',
-  'Source',
-];
 
 /**
  * One CSV field (RFC 4180), formula-like text neutralized.
@@ -65,7 +52,9 @@ export function historyCsv(batches: AsyncIterator<HistoryEntry[]>): ReadableStre
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${HEADER.map(csvField).join(',')}\r\n`));
+        controller.enqueue(
+          encoder.encode(`\uFEFF${HISTORY_CSV_HEADER.map(csvField).join(',')}\r\n`),
+        );
         return;
       }
       const next = await batches.next();

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { HistoryEntry, HistoryPage } from '@wsc/api-client';
-import { HistoryPageSchema } from '@wsc/api-client';
+import { HISTORY_CSV_HEADER, HistoryPageSchema } from '@wsc/api-client';
 
 import type { FakeUpstream } from '../../../test/fake-upstream.ts';
 import type { Harness } from '../../../test/harness.ts';
@@ -586,19 +586,7 @@ describe('the administrators’ log', () => {
     // A byte order mark, so a spreadsheet reads UTF-8 (text() would drop it).
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = parseCsv(new TextDecoder().decode(bytes));
-    expect(header).toEqual([
-      'At (UTC)',
-      'User id',
-      'User',
-      'Record type',
-      'Alias',
-      'Record',
-      'Kind',
-      'Field',
-      'Before',
-      'After',
-      'Source',
-    ]);
+    expect(header).toEqual([...HISTORY_CSV_HEADER]);
     const title = rows.find((r) => r[5] === id && r[7] === 'Title');
     expect(title).toEqual([
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),

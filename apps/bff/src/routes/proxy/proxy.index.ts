@@ -480,6 +480,11 @@ export function createProxyRouter(deps: {
         }
       }
       let before: Record<string, unknown> | undefined;
+      // The record a captured update changes, read with the caller's token (before and after).
+      const readWith = (token: string) =>
+        readRecord(url, token, c.var.requestId, agents, config, deps.random, clientSignal).catch(
+          () => undefined,
+        );
       let attempts = 0;
       for (let replay = 0; ; replay++) {
         let token: string;
@@ -510,17 +515,7 @@ export function createProxyRouter(deps: {
             (performance.now() - sent) / 1000,
           );
         try {
-          if (plan?.readsBefore && plan.recordId) {
-            before = await readRecord(
-              url,
-              token,
-              c.var.requestId,
-              agents,
-              config,
-              deps.random,
-              clientSignal,
-            ).catch(() => undefined);
-          }
+          if (plan?.readsBefore && plan.recordId) before = await readWith(token);
           const body = bodyBytes
             ? Readable.from([bodyBytes])
             : hasBody
@@ -626,15 +621,7 @@ export function createProxyRouter(deps: {
           if (plan.kind === 'updated' && recordId) {
             const missing = fields.some((f) => !reply || !(f.field in reply));
             if (missing) {
-              const reread = await readRecord(
-                url,
-                token,
-                c.var.requestId,
-                agents,
-                config,
-                deps.random,
-                clientSignal,
-              ).catch(() => undefined);
+              const reread = await readWith(token);
               fields = changedFields(plan, {
                 body: bodyBytes?.toString('utf8'),
                 reply,

@@ -1,21 +1,19 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Download, History } from 'lucide-react';
+import { Download } from 'lucide-react';
 import { useId } from 'react';
 
 import type { RecordType } from '@wsc/api-client';
 
-import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Button, buttonVariants } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { isoToLocalInput, localInputToIso } from '@/lib/format.ts';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 import type { HistoryFilters } from '../api/history.ts';
 import { historyExportUrl, historyLogQueryOptions } from '../api/history.ts';
-import { HistoryEntries } from './history-entries.tsx';
+import { HistoryList } from './history-list.tsx';
 
 /** The filters a submitted form names (an empty field is no filter). */
 function filtersOf(form: FormData): HistoryFilters {
@@ -51,8 +49,6 @@ export function HistoryLog({
   const query = useInfiniteQuery(historyLogQueryOptions(filters));
   const definitions = useQuery(definitionsQueryOptions());
   const id = useId();
-  const entries = query.data?.pages.flatMap((page) => page.items) ?? [];
-  const now = Date.now();
   const definition =
     filters.recordType && filters.alias ? `${filters.recordType}/${filters.alias}` : '';
 
@@ -133,35 +129,12 @@ export function HistoryLog({
           Export CSV
         </a>
       </form>
-      {query.isPending ? (
-        <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading history">
-          {Array.from({ length: 4 }, (_, i) => (
-            <Skeleton key={i} className="h-14 w-full" />
-          ))}
-        </div>
-      ) : query.isError ? (
-        <ErrorPanel compact error={query.error} onRetry={() => void query.refetch()} />
-      ) : entries.length === 0 ? (
-        <div className="text-muted-foreground flex flex-col items-center gap-2 rounded-md border border-dashed p-6 text-center text-sm">
-          <History className="size-5" aria-hidden="true" />
-          No changes match these filters.
-        </div>
-      ) : (
-        <>
-          <HistoryEntries entries={entries} now={now} showRecord />
-          {query.hasNextPage && (
-            <Button
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              disabled={query.isFetchingNextPage}
-              onClick={() => void query.fetchNextPage()}
-            >
-              {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </Button>
-          )}
-        </>
-      )}
+      <HistoryList
+        query={query}
+        empty="No changes match these filters."
+        more="Load more"
+        showRecord
+      />
     </div>
   );
 }

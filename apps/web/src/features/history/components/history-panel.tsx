@@ -1,19 +1,16 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { History } from 'lucide-react';
 import { useId } from 'react';
 
 import type { Definition } from '@wsc/api-client';
 
 import type { RecordRef } from '@/queries/records.ts';
-import { ErrorPanel } from '@/components/errors/error-panel.tsx';
-import { Button } from '@/components/ui/button.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { lastUpdateFields } from '@/lib/audit-fields.ts';
 import { recordQueryOptions } from '@/queries/records.ts';
 
 import { recordHistoryQueryOptions } from '../api/history.ts';
 import { outsideChange } from '../lib/describe.ts';
-import { HistoryEntries, When } from './history-entries.tsx';
+import { When } from './history-entries.tsx';
+import { HistoryList } from './history-list.tsx';
 
 /**
  * A record's History tab: the changes made through the console (the BFF keeps them; the API has no
@@ -32,10 +29,10 @@ export function HistoryPanel({
   const current = useQuery(recordQueryOptions(record.recordType, record.alias, record.id));
   const headingId = useId();
   const now = Date.now();
-  const entries = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const newest = query.data?.pages[0]?.items[0]?.at;
   const outside =
     query.isSuccess && current.data && definition
-      ? outsideChange(current.data.record, lastUpdateFields(definition), entries[0]?.at)
+      ? outsideChange(current.data.record, lastUpdateFields(definition), newest)
       : undefined;
 
   return (
@@ -55,35 +52,11 @@ export function HistoryPanel({
           {outside.by ? ` by ${outside.by}` : ''}
         </p>
       )}
-      {query.isPending ? (
-        <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading history">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} className="h-14 w-full" />
-          ))}
-        </div>
-      ) : query.isError ? (
-        <ErrorPanel compact error={query.error} onRetry={() => void query.refetch()} />
-      ) : entries.length === 0 ? (
-        <div className="text-muted-foreground flex flex-col items-center gap-2 rounded-md border border-dashed p-6 text-center text-sm">
-          <History className="size-5" aria-hidden="true" />
-          No changes made through the console yet.
-        </div>
-      ) : (
-        <>
-          <HistoryEntries entries={entries} now={now} />
-          {query.hasNextPage && (
-            <Button
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              disabled={query.isFetchingNextPage}
-              onClick={() => void query.fetchNextPage()}
-            >
-              {query.isFetchingNextPage ? 'Loading…' : 'Load older'}
-            </Button>
-          )}
-        </>
-      )}
+      <HistoryList
+        query={query}
+        empty="No changes made through the console yet."
+        more="Load older"
+      />
     </section>
   );
 }
