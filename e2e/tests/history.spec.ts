@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import type { Browser, Locator, Page } from '@playwright/test';
 
-import { HISTORY_CSV_HEADER } from '@wsc/api-client';
+import { HISTORY_CSV_HEADER } from '@wsc/api-client/bff-history';
 
 import { parseCsv } from '../../apps/web/src/testing/parse-csv.ts';
 import { auditField, expect, handleOf, saveScreenshot, signIn, test } from '../fixtures.ts';

@@ -1,12 +1,15 @@
-// The typed client of the BFF's record history (`/bff/history`, ADR 0024), exported as its own
-// subpath (`@wsc/api-client/bff-history-client`) rather than from the entry: the console's first
-// load holds the entry's modules, and only the history's own chunks need this one.
+// The BFF's record history (`/bff/history`, ADR 0024): its schemas and typed client, exported as
+// their own subpath (`@wsc/api-client/bff-history`) rather than from the entry. The console's first
+// load holds the entry's modules (zod schemas are built when their module loads), and only the
+// history's own chunks need these.
 import type { BffClientOptions } from './bff-client.ts';
 import type { CallOptions } from './client/transport.ts';
 import type { HistoryQuery, RecordHistoryQuery } from './schemas/bff-history.ts';
 import type { RecordType } from './schemas/common.ts';
 import { createTransport, path } from './client/transport.ts';
 import { HistoryPageSchema } from './schemas/bff-history.ts';
+
+export * from './schemas/bff-history.ts';
 
 /**
  * Creates the record history's client (same options and transport rules as createBffClient).

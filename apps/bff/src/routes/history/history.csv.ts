@@ -1,8 +1,8 @@
 // The history's CSV export, streamed batch by batch: UTF-8 with a byte order mark, CRLF, one header
 // row, times in ISO 8601 UTC, and text a spreadsheet would read as a formula prefixed with `'` so it
 // never runs (the rules of the console's own export, ADR 0019).
-import type { HistoryEntry } from '@wsc/api-client';
-import { HISTORY_CSV_HEADER } from '@wsc/api-client';
+import type { HistoryEntry } from '@wsc/api-client/bff-history';
+import { HISTORY_CSV_HEADER } from '@wsc/api-client/bff-history';
 
 /** The characters a spreadsheet reads as the start of a formula or a command (OWASP). */
 const FORMULA_START = /^[=+\-@\t\r]/;

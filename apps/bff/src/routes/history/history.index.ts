@@ -5,13 +5,9 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 
-import type { HistoryPage } from '@wsc/api-client';
-import {
-  HistoryQuerySchema,
-  isApiError,
-  RecordHistoryQuerySchema,
-  RecordTypeSchema,
-} from '@wsc/api-client';
+import type { HistoryPage } from '@wsc/api-client/bff-history';
+import { isApiError, RecordTypeSchema } from '@wsc/api-client';
+import { HistoryQuerySchema, RecordHistoryQuerySchema } from '@wsc/api-client/bff-history';
 
 import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';

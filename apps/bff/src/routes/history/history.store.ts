@@ -4,7 +4,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 
-import type { HistoryEntry, HistoryKind, RecordType } from '@wsc/api-client';
+import type { RecordType } from '@wsc/api-client';
+import type { HistoryEntry, HistoryKind } from '@wsc/api-client/bff-history';
 
 import type { BffDatabase, RecordHistoryTable } from '../../db/schema.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';

@@ -9,8 +9,8 @@ import { serve } from '@hono/node-server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { HistoryEntry, HistoryPage } from '@wsc/api-client';
-import { HISTORY_CSV_HEADER, HistoryPageSchema } from '@wsc/api-client';
+import type { HistoryEntry, HistoryPage } from '@wsc/api-client/bff-history';
+import { HISTORY_CSV_HEADER, HistoryPageSchema } from '@wsc/api-client/bff-history';
 
 import type { FakeUpstream } from '../../../test/fake-upstream.ts';
 import type { Harness } from '../../../test/harness.ts';

@@ -12,12 +12,9 @@ import {
   BulkUndoResultSchema,
   CreateBulkRunSchema,
   CreateViewSchema,
-  HistoryPageSchema,
-  HistoryQuerySchema,
   LoginInputSchema,
   LoginResultSchema,
   ProblemSchema,
-  RecordHistoryQuerySchema,
   SampleInputSchema,
   SampleResultSchema,
   SavedViewListSchema,
@@ -29,6 +26,11 @@ import {
   WorkspaceEntrySchema,
   WorkspaceSchema,
 } from '@wsc/api-client';
+import {
+  HistoryPageSchema,
+  HistoryQuerySchema,
+  RecordHistoryQuerySchema,
+} from '@wsc/api-client/bff-history';
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';

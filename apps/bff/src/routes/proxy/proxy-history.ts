@@ -3,7 +3,8 @@
 // not name (every read, every other write) keeps the streaming path untouched.
 import type { Readable } from 'node:stream';
 
-import { CHANGE_SOURCE_PATTERN, RecordTypeSchema } from '@wsc/api-client';
+import { RecordTypeSchema } from '@wsc/api-client';
+import { CHANGE_SOURCE_PATTERN } from '@wsc/api-client/bff-history';
 
 import type { FieldChange, RecordChangeKind } from '../../lib/record-changes.ts';
 

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
-import type { HistoryQuery } from '@wsc/api-client';
-import { createBffHistoryClient } from '@wsc/api-client/bff-history-client';
+import type { HistoryQuery } from '@wsc/api-client/bff-history';
+import { createBffHistoryClient } from '@wsc/api-client/bff-history';
 
 import type { RecordRef } from '@/queries/records.ts';
 

@@ -1,6 +1,6 @@
 import { ArrowRight } from 'lucide-react';
 
-import type { HistoryEntry } from '@wsc/api-client';
+import type { HistoryEntry } from '@wsc/api-client/bff-history';
 
 import { formatDateTime } from '@/lib/format.ts';
 

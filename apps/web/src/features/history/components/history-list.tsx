@@ -1,7 +1,8 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 
-import type { ApiError, HistoryPage } from '@wsc/api-client';
+import type { ApiError } from '@wsc/api-client';
+import type { HistoryPage } from '@wsc/api-client/bff-history';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';

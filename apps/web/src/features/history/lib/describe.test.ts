@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { HistoryEntry } from '@wsc/api-client';
+import type { HistoryEntry } from '@wsc/api-client/bff-history';
 
 import { groupChanges, outsideChange, relativeTime, sourceLabel, valueText } from './describe.ts';
 

@@ -1,6 +1,6 @@
 // How the record history's entries read: the source a change was made from, a value (empty shown
 // as "empty"), the time relative to now, and entries grouped per change.
-import type { HistoryEntry } from '@wsc/api-client';
+import type { HistoryEntry } from '@wsc/api-client/bff-history';
 
 const SOURCES: Record<string, string> = {
   console: 'Console',
