@@ -5,12 +5,20 @@
 // record they may read. Both profiles: the BFF keeps the history, the source header never reaches
 // the API (the hosted run's Prism would fail the suite on it).
 import fs from 'node:fs/promises';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 import { HISTORY_CSV_HEADER } from '@wsc/api-client/bff-history';
 
 import { parseCsv } from '../../apps/web/src/testing/parse-csv.ts';
-import { auditField, expect, handleOf, saveScreenshot, signIn, test } from '../fixtures.ts';
+import {
+  auditField,
+  expect,
+  handleOf,
+  newPerson,
+  saveScreenshot,
+  signIn,
+  test,
+} from '../fixtures.ts';
 
 async function openHistory(page: Page, url: string): Promise<Locator> {
   await page.goto(url);
@@ -49,15 +57,6 @@ const change = (tab: Locator, source: string | RegExp) =>
     .getByRole('list', { name: 'Changes' })
     .getByRole('listitem')
     .filter({ has: tab.page().getByLabel('Source').getByText(source) });
-
-async function newPerson(browser: Browser) {
-  const context = await browser.newContext({
-    baseURL: process.env.E2E_BASE_URL,
-    timezoneId: 'Europe/Paris',
-    locale: 'en-GB',
-  });
-  return { context, page: await context.newPage() };
-}
 
 test.describe('record history', () => {
   test.describe.configure({ timeout: 120_000 });
