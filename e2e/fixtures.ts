@@ -4,7 +4,7 @@
 // check that fails on any WCAG 2.x A/AA violation.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { APIRequest, Page } from '@playwright/test';
+import type { APIRequest, Browser, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect } from '@playwright/test';
 
@@ -36,6 +36,23 @@ export async function signIn(
   await page.getByLabel('Client ID').fill(credential.clientId);
   await page.getByLabel('Client secret').fill(credential.clientSecret);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * A second person: a browser context of their own (cookies apart), on the suite's base URL, in
+ * the time zone and locale the specs read dates in.
+ *
+ * @example
+ * const agent = await newPerson(browser);
+ * await agent.page.goto('/');
+ */
+export async function newPerson(browser: Browser) {
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    timezoneId: 'Europe/Paris',
+    locale: 'en-GB',
+  });
+  return { context, page: await context.newPage() };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.ts';
 import type { BffConfig } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
 import type { BffMetrics } from './lib/metrics.ts';
+import type { RecordChangeBus } from './lib/record-changes.ts';
 import type { TokenStyles } from './lib/upstream-auth.ts';
 import { systemClock } from './lib/clock.ts';
 import { createBaseApp } from './lib/create-app.ts';
@@ -17,6 +18,7 @@ import { createLogger } from './lib/logger.ts';
 import { createBffMetrics } from './lib/metrics.ts';
 import { createProfileDetector } from './lib/profiles.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
+import { createRecordChangeBus } from './lib/record-changes.ts';
 import { createSessionApi } from './lib/session-api.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/token-manager.ts';
@@ -27,6 +29,9 @@ import { createAuthRouter } from './routes/auth/auth.index.ts';
 import { createBulkRunsRouter } from './routes/bulk-runs/bulk-runs.index.ts';
 import { createDefinitionsRouter } from './routes/definitions/definitions.index.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
+import { createHistoryRouter } from './routes/history/history.index.ts';
+import { createHistoryRecorder } from './routes/history/history.recorder.ts';
+import { historyStore } from './routes/history/history.store.ts';
 import { createOpenApiRouter } from './routes/openapi/openapi.index.ts';
 import { unsafeTargetReason } from './routes/proxy/proxy-rules.ts';
 import { createProxyRouter } from './routes/proxy/proxy.index.ts';
@@ -44,6 +49,11 @@ export type AppDeps = {
   random?: () => number;
   /** Prometheus metrics (index.ts serves them on BFF_METRICS_PORT); tests read the registry. */
   metrics?: BffMetrics;
+  /**
+   * Changes made through the console, published by the proxy once the upstream accepted them; the
+   * record history keeps them and live events subscribe here (one instance per app).
+   */
+  changes?: RecordChangeBus;
 };
 
 /**
@@ -81,6 +91,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const limiter = createFailureLimiter({ db: store.db, ...config.loginRateLimit, clock });
   const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
   const workspace = workspaceStore(store.db);
+  const changes =
+    deps.changes ??
+    createRecordChangeBus((error) =>
+      logger.error('record change listener failed', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  const history = historyStore(store.db, { retentionMs: config.historyRetentionMs });
 
   const app = createBaseApp(logger, config.trustProxy);
   // The proxy answers on the socket itself: its status is sentStatus, not the marker response's.
@@ -134,6 +152,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api }),
   );
   app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock }));
+  app.route('/bff', createHistoryRouter({ config, sessions, api, history }));
   app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
   app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
   app.route(
@@ -145,6 +164,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       logger,
       random,
       metrics,
+      clock,
+      recordChange: createHistoryRecorder({ history, bus: changes, logger, metrics }),
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));

@@ -118,6 +118,8 @@ export const EnvSchema = z.object({
   BFF_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5_000),
   /** Open client connections at most; more are refused at accept. */
   BFF_MAX_CONNECTIONS: positiveInt.default(4_096),
+  /** Days the record history keeps an entry (ADR 0024); older entries are swept. */
+  BFF_HISTORY_RETENTION_DAYS: positiveInt.default(365),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Prometheus text at GET /metrics on a port of its own (unset: no metrics server). */
   BFF_METRICS_PORT: z.preprocess(

@@ -8,126 +8,140 @@
 // You should NOT make any changes in this file as it will be overwritten.
 // Additionally, you should also exclude this file from your linter and/or formatter to prevent it from being checked or modified.
 
-import { Route as rootRouteImport } from './routes/__root';
-import { Route as AuthRouteImport } from './routes/_auth';
-import { Route as AuthGroupsGroupIdRouteImport } from './routes/_auth/groups/$groupId';
-import { Route as AuthGroupsIndexRouteImport } from './routes/_auth/groups/index';
-import { Route as AuthIndexRouteImport } from './routes/_auth/index';
-import { Route as AuthRecordsRecordTypeAliasRouteImport } from './routes/_auth/records/$recordType/$alias';
-import { Route as AuthRecordsRecordTypeAliasTriageRouteImport } from './routes/_auth/records/$recordType/$alias_.triage';
-import { Route as AuthRecordsRecordTypeAliasIdRouteImport } from './routes/_auth/records/$recordType/$alias/$id';
-import { Route as AuthRecordsRecordTypeAliasNewRouteImport } from './routes/_auth/records/$recordType/$alias/new';
-import { Route as AuthUsersUserIdRouteImport } from './routes/_auth/users/$userId';
-import { Route as AuthUsersIndexRouteImport } from './routes/_auth/users/index';
-import { Route as AuthWorkspaceRouteImport } from './routes/_auth/workspace';
-import { Route as SignInRouteImport } from './routes/sign-in';
+import { Route as rootRouteImport } from './routes/__root'
+import { Route as AuthRouteImport } from './routes/_auth'
+import { Route as SignInRouteImport } from './routes/sign-in'
+import { Route as AuthIndexRouteImport } from './routes/_auth/index'
+import { Route as AuthHistoryRouteImport } from './routes/_auth/history'
+import { Route as AuthWorkspaceRouteImport } from './routes/_auth/workspace'
+import { Route as AuthGroupsIndexRouteImport } from './routes/_auth/groups/index'
+import { Route as AuthGroupsGroupIdRouteImport } from './routes/_auth/groups/$groupId'
+import { Route as AuthUsersIndexRouteImport } from './routes/_auth/users/index'
+import { Route as AuthUsersUserIdRouteImport } from './routes/_auth/users/$userId'
+import { Route as AuthRecordsRecordTypeAliasRouteImport } from './routes/_auth/records/$recordType/$alias'
+import { Route as AuthRecordsRecordTypeAliasIdRouteImport } from './routes/_auth/records/$recordType/$alias/$id'
+import { Route as AuthRecordsRecordTypeAliasNewRouteImport } from './routes/_auth/records/$recordType/$alias/new'
+import { Route as AuthRecordsRecordTypeAliasTriageRouteImport } from './routes/_auth/records/$recordType/$alias_.triage'
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const SignInRoute = SignInRouteImport.update({
   id: '/sign-in',
   path: '/sign-in',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const AuthIndexRoute = AuthIndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => AuthRoute,
-} as any);
+} as any)
+const AuthHistoryRoute = AuthHistoryRouteImport.update({
+  id: '/history',
+  path: '/history',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthWorkspaceRoute = AuthWorkspaceRouteImport.update({
   id: '/workspace',
   path: '/workspace',
   getParentRoute: () => AuthRoute,
-} as any);
+} as any)
 const AuthGroupsIndexRoute = AuthGroupsIndexRouteImport.update({
   id: '/groups/',
   path: '/groups/',
   getParentRoute: () => AuthRoute,
-} as any);
+} as any)
 const AuthGroupsGroupIdRoute = AuthGroupsGroupIdRouteImport.update({
   id: '/groups/$groupId',
   path: '/groups/$groupId',
   getParentRoute: () => AuthRoute,
-} as any);
+} as any)
 const AuthUsersIndexRoute = AuthUsersIndexRouteImport.update({
   id: '/users/',
   path: '/users/',
   getParentRoute: () => AuthRoute,
-} as any);
+} as any)
 const AuthUsersUserIdRoute = AuthUsersUserIdRouteImport.update({
   id: '/users/$userId',
   path: '/users/$userId',
   getParentRoute: () => AuthRoute,
-} as any);
-const AuthRecordsRecordTypeAliasRoute = AuthRecordsRecordTypeAliasRouteImport.update({
-  id: '/records/$recordType/$alias',
-  path: '/records/$recordType/$alias',
-  getParentRoute: () => AuthRoute,
-} as any);
-const AuthRecordsRecordTypeAliasIdRoute = AuthRecordsRecordTypeAliasIdRouteImport.update({
-  id: '/$id',
-  path: '/$id',
-  getParentRoute: () => AuthRecordsRecordTypeAliasRoute,
-} as any);
-const AuthRecordsRecordTypeAliasNewRoute = AuthRecordsRecordTypeAliasNewRouteImport.update({
-  id: '/new',
-  path: '/new',
-  getParentRoute: () => AuthRecordsRecordTypeAliasRoute,
-} as any);
-const AuthRecordsRecordTypeAliasTriageRoute = AuthRecordsRecordTypeAliasTriageRouteImport.update({
-  id: '/records/$recordType/$alias_/triage',
-  path: '/records/$recordType/$alias/triage',
-  getParentRoute: () => AuthRoute,
-} as any);
+} as any)
+const AuthRecordsRecordTypeAliasRoute =
+  AuthRecordsRecordTypeAliasRouteImport.update({
+    id: '/records/$recordType/$alias',
+    path: '/records/$recordType/$alias',
+    getParentRoute: () => AuthRoute,
+  } as any)
+const AuthRecordsRecordTypeAliasIdRoute =
+  AuthRecordsRecordTypeAliasIdRouteImport.update({
+    id: '/$id',
+    path: '/$id',
+    getParentRoute: () => AuthRecordsRecordTypeAliasRoute,
+  } as any)
+const AuthRecordsRecordTypeAliasNewRoute =
+  AuthRecordsRecordTypeAliasNewRouteImport.update({
+    id: '/new',
+    path: '/new',
+    getParentRoute: () => AuthRecordsRecordTypeAliasRoute,
+  } as any)
+const AuthRecordsRecordTypeAliasTriageRoute =
+  AuthRecordsRecordTypeAliasTriageRouteImport.update({
+    id: '/records/$recordType/$alias_/triage',
+    path: '/records/$recordType/$alias/triage',
+    getParentRoute: () => AuthRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
-  '/': typeof AuthIndexRoute;
-  '/sign-in': typeof SignInRoute;
-  '/workspace': typeof AuthWorkspaceRoute;
-  '/groups/$groupId': typeof AuthGroupsGroupIdRoute;
-  '/users/$userId': typeof AuthUsersUserIdRoute;
-  '/groups/': typeof AuthGroupsIndexRoute;
-  '/users/': typeof AuthUsersIndexRoute;
-  '/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren;
-  '/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute;
-  '/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute;
-  '/records/$recordType/$alias/triage': typeof AuthRecordsRecordTypeAliasTriageRoute;
+  '/': typeof AuthIndexRoute
+  '/sign-in': typeof SignInRoute
+  '/history': typeof AuthHistoryRoute
+  '/workspace': typeof AuthWorkspaceRoute
+  '/groups/$groupId': typeof AuthGroupsGroupIdRoute
+  '/users/$userId': typeof AuthUsersUserIdRoute
+  '/groups/': typeof AuthGroupsIndexRoute
+  '/users/': typeof AuthUsersIndexRoute
+  '/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren
+  '/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute
+  '/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute
+  '/records/$recordType/$alias/triage': typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 export interface FileRoutesByTo {
-  '/sign-in': typeof SignInRoute;
-  '/workspace': typeof AuthWorkspaceRoute;
-  '/': typeof AuthIndexRoute;
-  '/groups/$groupId': typeof AuthGroupsGroupIdRoute;
-  '/users/$userId': typeof AuthUsersUserIdRoute;
-  '/groups': typeof AuthGroupsIndexRoute;
-  '/users': typeof AuthUsersIndexRoute;
-  '/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren;
-  '/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute;
-  '/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute;
-  '/records/$recordType/$alias/triage': typeof AuthRecordsRecordTypeAliasTriageRoute;
+  '/sign-in': typeof SignInRoute
+  '/history': typeof AuthHistoryRoute
+  '/workspace': typeof AuthWorkspaceRoute
+  '/': typeof AuthIndexRoute
+  '/groups/$groupId': typeof AuthGroupsGroupIdRoute
+  '/users/$userId': typeof AuthUsersUserIdRoute
+  '/groups': typeof AuthGroupsIndexRoute
+  '/users': typeof AuthUsersIndexRoute
+  '/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren
+  '/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute
+  '/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute
+  '/records/$recordType/$alias/triage': typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 export interface FileRoutesById {
-  __root__: typeof rootRouteImport;
-  '/_auth': typeof AuthRouteWithChildren;
-  '/sign-in': typeof SignInRoute;
-  '/_auth/workspace': typeof AuthWorkspaceRoute;
-  '/_auth/': typeof AuthIndexRoute;
-  '/_auth/groups/$groupId': typeof AuthGroupsGroupIdRoute;
-  '/_auth/users/$userId': typeof AuthUsersUserIdRoute;
-  '/_auth/groups/': typeof AuthGroupsIndexRoute;
-  '/_auth/users/': typeof AuthUsersIndexRoute;
-  '/_auth/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren;
-  '/_auth/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute;
-  '/_auth/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute;
-  '/_auth/records/$recordType/$alias_/triage': typeof AuthRecordsRecordTypeAliasTriageRoute;
+  __root__: typeof rootRouteImport
+  '/_auth': typeof AuthRouteWithChildren
+  '/sign-in': typeof SignInRoute
+  '/_auth/history': typeof AuthHistoryRoute
+  '/_auth/workspace': typeof AuthWorkspaceRoute
+  '/_auth/': typeof AuthIndexRoute
+  '/_auth/groups/$groupId': typeof AuthGroupsGroupIdRoute
+  '/_auth/users/$userId': typeof AuthUsersUserIdRoute
+  '/_auth/groups/': typeof AuthGroupsIndexRoute
+  '/_auth/users/': typeof AuthUsersIndexRoute
+  '/_auth/records/$recordType/$alias': typeof AuthRecordsRecordTypeAliasRouteWithChildren
+  '/_auth/records/$recordType/$alias/$id': typeof AuthRecordsRecordTypeAliasIdRoute
+  '/_auth/records/$recordType/$alias/new': typeof AuthRecordsRecordTypeAliasNewRoute
+  '/_auth/records/$recordType/$alias_/triage': typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 export interface FileRouteTypes {
-  fileRoutesByFullPath: FileRoutesByFullPath;
+  fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
     | '/sign-in'
+    | '/history'
     | '/workspace'
     | '/groups/$groupId'
     | '/users/$userId'
@@ -136,10 +150,11 @@ export interface FileRouteTypes {
     | '/records/$recordType/$alias'
     | '/records/$recordType/$alias/$id'
     | '/records/$recordType/$alias/new'
-    | '/records/$recordType/$alias/triage';
-  fileRoutesByTo: FileRoutesByTo;
+    | '/records/$recordType/$alias/triage'
+  fileRoutesByTo: FileRoutesByTo
   to:
     | '/sign-in'
+    | '/history'
     | '/workspace'
     | '/'
     | '/groups/$groupId'
@@ -149,11 +164,12 @@ export interface FileRouteTypes {
     | '/records/$recordType/$alias'
     | '/records/$recordType/$alias/$id'
     | '/records/$recordType/$alias/new'
-    | '/records/$recordType/$alias/triage';
+    | '/records/$recordType/$alias/triage'
   id:
     | '__root__'
     | '/_auth'
     | '/sign-in'
+    | '/_auth/history'
     | '/_auth/workspace'
     | '/_auth/'
     | '/_auth/groups/$groupId'
@@ -163,128 +179,140 @@ export interface FileRouteTypes {
     | '/_auth/records/$recordType/$alias'
     | '/_auth/records/$recordType/$alias/$id'
     | '/_auth/records/$recordType/$alias/new'
-    | '/_auth/records/$recordType/$alias_/triage';
-  fileRoutesById: FileRoutesById;
+    | '/_auth/records/$recordType/$alias_/triage'
+  fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
-  AuthRoute: typeof AuthRouteWithChildren;
-  SignInRoute: typeof SignInRoute;
+  AuthRoute: typeof AuthRouteWithChildren
+  SignInRoute: typeof SignInRoute
 }
 
 declare module '@tanstack/react-router' {
   interface FileRoutesByPath {
     '/_auth': {
-      id: '/_auth';
-      path: '';
-      fullPath: '/';
-      preLoaderRoute: typeof AuthRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/_auth'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AuthRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/sign-in': {
-      id: '/sign-in';
-      path: '/sign-in';
-      fullPath: '/sign-in';
-      preLoaderRoute: typeof SignInRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/sign-in'
+      path: '/sign-in'
+      fullPath: '/sign-in'
+      preLoaderRoute: typeof SignInRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_auth/': {
-      id: '/_auth/';
-      path: '/';
-      fullPath: '/';
-      preLoaderRoute: typeof AuthIndexRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/'
+      path: '/'
+      fullPath: '/'
+      preLoaderRoute: typeof AuthIndexRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/history': {
+      id: '/_auth/history'
+      path: '/history'
+      fullPath: '/history'
+      preLoaderRoute: typeof AuthHistoryRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/workspace': {
-      id: '/_auth/workspace';
-      path: '/workspace';
-      fullPath: '/workspace';
-      preLoaderRoute: typeof AuthWorkspaceRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/workspace'
+      path: '/workspace'
+      fullPath: '/workspace'
+      preLoaderRoute: typeof AuthWorkspaceRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/groups/': {
-      id: '/_auth/groups/';
-      path: '/groups';
-      fullPath: '/groups/';
-      preLoaderRoute: typeof AuthGroupsIndexRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/groups/'
+      path: '/groups'
+      fullPath: '/groups/'
+      preLoaderRoute: typeof AuthGroupsIndexRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/groups/$groupId': {
-      id: '/_auth/groups/$groupId';
-      path: '/groups/$groupId';
-      fullPath: '/groups/$groupId';
-      preLoaderRoute: typeof AuthGroupsGroupIdRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/groups/$groupId'
+      path: '/groups/$groupId'
+      fullPath: '/groups/$groupId'
+      preLoaderRoute: typeof AuthGroupsGroupIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/users/': {
-      id: '/_auth/users/';
-      path: '/users';
-      fullPath: '/users/';
-      preLoaderRoute: typeof AuthUsersIndexRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/users/'
+      path: '/users'
+      fullPath: '/users/'
+      preLoaderRoute: typeof AuthUsersIndexRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/users/$userId': {
-      id: '/_auth/users/$userId';
-      path: '/users/$userId';
-      fullPath: '/users/$userId';
-      preLoaderRoute: typeof AuthUsersUserIdRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/users/$userId'
+      path: '/users/$userId'
+      fullPath: '/users/$userId'
+      preLoaderRoute: typeof AuthUsersUserIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/records/$recordType/$alias': {
-      id: '/_auth/records/$recordType/$alias';
-      path: '/records/$recordType/$alias';
-      fullPath: '/records/$recordType/$alias';
-      preLoaderRoute: typeof AuthRecordsRecordTypeAliasRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/records/$recordType/$alias'
+      path: '/records/$recordType/$alias'
+      fullPath: '/records/$recordType/$alias'
+      preLoaderRoute: typeof AuthRecordsRecordTypeAliasRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/records/$recordType/$alias/$id': {
-      id: '/_auth/records/$recordType/$alias/$id';
-      path: '/$id';
-      fullPath: '/records/$recordType/$alias/$id';
-      preLoaderRoute: typeof AuthRecordsRecordTypeAliasIdRouteImport;
-      parentRoute: typeof AuthRecordsRecordTypeAliasRoute;
-    };
+      id: '/_auth/records/$recordType/$alias/$id'
+      path: '/$id'
+      fullPath: '/records/$recordType/$alias/$id'
+      preLoaderRoute: typeof AuthRecordsRecordTypeAliasIdRouteImport
+      parentRoute: typeof AuthRecordsRecordTypeAliasRoute
+    }
     '/_auth/records/$recordType/$alias/new': {
-      id: '/_auth/records/$recordType/$alias/new';
-      path: '/new';
-      fullPath: '/records/$recordType/$alias/new';
-      preLoaderRoute: typeof AuthRecordsRecordTypeAliasNewRouteImport;
-      parentRoute: typeof AuthRecordsRecordTypeAliasRoute;
-    };
+      id: '/_auth/records/$recordType/$alias/new'
+      path: '/new'
+      fullPath: '/records/$recordType/$alias/new'
+      preLoaderRoute: typeof AuthRecordsRecordTypeAliasNewRouteImport
+      parentRoute: typeof AuthRecordsRecordTypeAliasRoute
+    }
     '/_auth/records/$recordType/$alias_/triage': {
-      id: '/_auth/records/$recordType/$alias_/triage';
-      path: '/records/$recordType/$alias/triage';
-      fullPath: '/records/$recordType/$alias/triage';
-      preLoaderRoute: typeof AuthRecordsRecordTypeAliasTriageRouteImport;
-      parentRoute: typeof AuthRoute;
-    };
+      id: '/_auth/records/$recordType/$alias_/triage'
+      path: '/records/$recordType/$alias/triage'
+      fullPath: '/records/$recordType/$alias/triage'
+      preLoaderRoute: typeof AuthRecordsRecordTypeAliasTriageRouteImport
+      parentRoute: typeof AuthRoute
+    }
   }
 }
 
 interface AuthRecordsRecordTypeAliasRouteChildren {
-  AuthRecordsRecordTypeAliasIdRoute: typeof AuthRecordsRecordTypeAliasIdRoute;
-  AuthRecordsRecordTypeAliasNewRoute: typeof AuthRecordsRecordTypeAliasNewRoute;
+  AuthRecordsRecordTypeAliasIdRoute: typeof AuthRecordsRecordTypeAliasIdRoute
+  AuthRecordsRecordTypeAliasNewRoute: typeof AuthRecordsRecordTypeAliasNewRoute
 }
 
-const AuthRecordsRecordTypeAliasRouteChildren: AuthRecordsRecordTypeAliasRouteChildren = {
-  AuthRecordsRecordTypeAliasIdRoute: AuthRecordsRecordTypeAliasIdRoute,
-  AuthRecordsRecordTypeAliasNewRoute: AuthRecordsRecordTypeAliasNewRoute,
-};
+const AuthRecordsRecordTypeAliasRouteChildren: AuthRecordsRecordTypeAliasRouteChildren =
+  {
+    AuthRecordsRecordTypeAliasIdRoute: AuthRecordsRecordTypeAliasIdRoute,
+    AuthRecordsRecordTypeAliasNewRoute: AuthRecordsRecordTypeAliasNewRoute,
+  }
 
 const AuthRecordsRecordTypeAliasRouteWithChildren =
-  AuthRecordsRecordTypeAliasRoute._addFileChildren(AuthRecordsRecordTypeAliasRouteChildren);
+  AuthRecordsRecordTypeAliasRoute._addFileChildren(
+    AuthRecordsRecordTypeAliasRouteChildren,
+  )
 
 interface AuthRouteChildren {
-  AuthWorkspaceRoute: typeof AuthWorkspaceRoute;
-  AuthIndexRoute: typeof AuthIndexRoute;
-  AuthGroupsGroupIdRoute: typeof AuthGroupsGroupIdRoute;
-  AuthUsersUserIdRoute: typeof AuthUsersUserIdRoute;
-  AuthGroupsIndexRoute: typeof AuthGroupsIndexRoute;
-  AuthUsersIndexRoute: typeof AuthUsersIndexRoute;
-  AuthRecordsRecordTypeAliasRoute: typeof AuthRecordsRecordTypeAliasRouteWithChildren;
-  AuthRecordsRecordTypeAliasTriageRoute: typeof AuthRecordsRecordTypeAliasTriageRoute;
+  AuthHistoryRoute: typeof AuthHistoryRoute
+  AuthWorkspaceRoute: typeof AuthWorkspaceRoute
+  AuthIndexRoute: typeof AuthIndexRoute
+  AuthGroupsGroupIdRoute: typeof AuthGroupsGroupIdRoute
+  AuthUsersUserIdRoute: typeof AuthUsersUserIdRoute
+  AuthGroupsIndexRoute: typeof AuthGroupsIndexRoute
+  AuthUsersIndexRoute: typeof AuthUsersIndexRoute
+  AuthRecordsRecordTypeAliasRoute: typeof AuthRecordsRecordTypeAliasRouteWithChildren
+  AuthRecordsRecordTypeAliasTriageRoute: typeof AuthRecordsRecordTypeAliasTriageRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
+  AuthHistoryRoute: AuthHistoryRoute,
   AuthWorkspaceRoute: AuthWorkspaceRoute,
   AuthIndexRoute: AuthIndexRoute,
   AuthGroupsGroupIdRoute: AuthGroupsGroupIdRoute,
@@ -293,14 +321,14 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthUsersIndexRoute: AuthUsersIndexRoute,
   AuthRecordsRecordTypeAliasRoute: AuthRecordsRecordTypeAliasRouteWithChildren,
   AuthRecordsRecordTypeAliasTriageRoute: AuthRecordsRecordTypeAliasTriageRoute,
-};
+}
 
-const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren);
+const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
   AuthRoute: AuthRouteWithChildren,
   SignInRoute: SignInRoute,
-};
+}
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)
-  ._addFileTypes<FileRouteTypes>();
+  ._addFileTypes<FileRouteTypes>()

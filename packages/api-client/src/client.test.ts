@@ -552,6 +552,24 @@ describe('error mapping', () => {
     expect(error.detail).toContain('upstream down');
   });
 
+  it('names where a record write was made in X-Change-Source, and only when told', async () => {
+    server.handle((_req, res) => sendJson(res, 200, { id: 'SUP-42', Title: 'x' }));
+    await client().updateRecord('apps', 'support', 'SUP-42', { Title: 'x' }, { source: 'triage' });
+    expect(only().headers['x-change-source']).toBe('triage');
+    server.requests.length = 0;
+    await client().updateRecord('apps', 'support', 'SUP-42', { Title: 'x' });
+    expect(only().headers['x-change-source']).toBeUndefined();
+    server.requests.length = 0;
+    server.handle((_req, res) => {
+      res.writeHead(201);
+      res.end();
+    });
+    await client().addWatchers('apps', 'support', 'SUP-42', ['a@example.com'], {
+      source: 'watchers',
+    });
+    expect(only().headers['x-change-source']).toBe('watchers');
+  });
+
   it('maps a 412 on a stale If-Match', async () => {
     server.handle((_req, res) =>
       sendJson(res, 412, { type: 'about:blank', title: 'Precondition Failed', status: 412 }),

@@ -18,7 +18,12 @@ export * from './upload.ts';
 export * from './request-token.ts';
 export * from './client.ts';
 export * from './bff-client.ts';
-export type { ApiClientOptions, CallOptions, PageOptions } from './client/transport.ts';
+export type {
+  ApiClientOptions,
+  CallOptions,
+  PageOptions,
+  WriteOptions,
+} from './client/transport.ts';
 export { path, queryString } from './client/transport.ts';
 export type { RecordReply, SearchOptions } from './client/records.ts';
 export type { DownloadOptions, UploadOptions } from './client/attachments.ts';

@@ -164,6 +164,46 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The record history (routes/history, ADR 0024): one append-only row per field of each change made
+  // through the console, per region. Read newest first for one record, and by the administrators'
+  // filters (user, record type, time); the id orders both (it grows with every insert).
+  '0009_record_history': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('record_history')
+        .addColumn('id', 'bigserial', (c) => c.primaryKey())
+        .addColumn('change_id', 'uuid', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('actor_id', 'text', (c) => c.notNull())
+        .addColumn('actor_name', 'text', (c) => c.notNull())
+        .addColumn('record_type', 'text', (c) => c.notNull())
+        .addColumn('alias', 'text', (c) => c.notNull())
+        .addColumn('record_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('field', 'text', (c) => c.notNull())
+        .addColumn('before', 'jsonb')
+        .addColumn('after', 'jsonb')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('record_history_record')
+        .on('record_history')
+        .columns(['region', 'record_type', 'alias', 'record_id', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('record_history_actor')
+        .on('record_history')
+        .columns(['region', 'actor_id', 'id'])
+        .execute();
+      // The time filters, and the retention sweep by age.
+      await db.schema
+        .createIndex('record_history_at')
+        .on('record_history')
+        .columns(['region', 'at'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = {

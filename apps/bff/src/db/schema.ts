@@ -103,6 +103,26 @@ export type BulkRunsTable = {
   expires_at: Millis;
 };
 
+/** One field of one change made through the console (routes/history, ADR 0024). Append-only. */
+export type RecordHistoryTable = {
+  /** bigserial: a string from node-postgres, a number from PGlite; read with String(). */
+  id: ColumnType<string | number, never, never>;
+  change_id: string;
+  region: string;
+  at: ColumnType<number | string, number, never>;
+  actor_id: string;
+  actor_name: string;
+  record_type: string;
+  alias: string;
+  record_id: string;
+  kind: string;
+  field: string;
+  /** JSON text on insert; the parsed value (or its text, depending on the driver) on select. */
+  before: ColumnType<unknown, string | null, never>;
+  after: ColumnType<unknown, string | null, never>;
+  source: string;
+};
+
 export type BffDatabase = {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
@@ -111,4 +131,5 @@ export type BffDatabase = {
   user_preferences: UserPreferencesTable;
   workspace_definitions: WorkspaceDefinitionsTable;
   bulk_runs: BulkRunsTable;
+  record_history: RecordHistoryTable;
 };

@@ -7,6 +7,8 @@ import type { Region, RegionId } from './region.ts';
 import { readIdentitiesFile } from './identities.ts';
 import { MAX_STORED_DEFINITIONS, readWorkspaceFile } from './workspace-definitions.ts';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export type BffConfig = {
   regions: Region[];
   sessionSecret: string;
@@ -58,6 +60,8 @@ export type BffConfig = {
   trustProxy: number;
   /** A token is refreshed once this fraction of its lifetime has passed. */
   tokenRefreshRatio: number;
+  /** How long the record history keeps an entry (BFF_HISTORY_RETENTION_DAYS, ADR 0024). */
+  historyRetentionMs: number;
 };
 
 /** Timeouts and the connection cap of the BFF's own HTTP server. */
@@ -149,6 +153,7 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     loginRateLimit: { max: 10, windowMs: 5 * 60_000 },
     trustProxy: 0,
     tokenRefreshRatio: 0.9,
+    historyRetentionMs: 365 * DAY_MS,
   };
 }
 
@@ -198,6 +203,7 @@ export function configFromEnv(env: Env): BffConfig {
     },
     publicOrigins: env.BFF_PUBLIC_ORIGIN ?? null,
     trustProxy: env.BFF_TRUST_PROXY,
+    historyRetentionMs: env.BFF_HISTORY_RETENTION_DAYS * DAY_MS,
     server: {
       headersTimeoutMs: env.BFF_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.BFF_REQUEST_TIMEOUT_MS,

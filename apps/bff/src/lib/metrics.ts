@@ -53,6 +53,11 @@ export function createBffMetrics(deps: {
     labelNames: ['region'] as const,
     registers,
   });
+  const historyWriteFailures = new Counter({
+    name: 'wsc_bff_history_write_failures_total',
+    help: 'Changes the upstream accepted that the record history could not keep (the write still succeeded)',
+    registers,
+  });
   new Gauge({
     name: 'wsc_bff_sessions',
     help: 'Unexpired sessions in the store (every instance sharing it)',
@@ -90,6 +95,7 @@ export function createBffMetrics(deps: {
     upstreamRetries,
     uploadsInFlight,
     inFlight,
+    historyWriteFailures,
     countTokenCalls,
   };
 }

@@ -144,13 +144,16 @@ export async function saveRecord(input: {
   changes: RecordData;
   etag: string | undefined;
   signal?: AbortSignal;
+  /** Where in the console the save was made, for the record history (`editor`, `triage`, ...). */
+  source?: string;
 }): Promise<RecordReply> {
-  const { recordType, alias, id, signal } = input;
+  const { recordType, alias, id, signal, source } = input;
   if (input.etag !== undefined) {
     try {
       return await api.updateRecord(recordType, alias, id, input.changes, {
         ifMatch: input.etag,
         signal,
+        source,
       });
     } catch (error) {
       if (!isApiError(error) || error.status !== 412) throw error;
@@ -168,10 +171,14 @@ export async function saveRecord(input: {
   }
   // A server that does send ETags (ours, on a record read without one): use the check after all.
   if (etag !== undefined) {
-    return api.updateRecord(recordType, alias, id, input.changes, { ifMatch: etag, signal });
+    return api.updateRecord(recordType, alias, id, input.changes, {
+      ifMatch: etag,
+      signal,
+      source,
+    });
   }
   const body = wholeRecordBody(latest, input.changes, input.definition);
-  const saved = await api.updateRecord(recordType, alias, id, body, { signal });
+  const saved = await api.updateRecord(recordType, alias, id, body, { signal, source });
   // The hosted reply may have no body: the record is what was stored plus what was sent.
   return Object.keys(saved.record).length > 0 ? saved : { record: { ...latest, ...body }, etag };
 }

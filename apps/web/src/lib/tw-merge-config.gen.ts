@@ -166,6 +166,7 @@ export const classGroups: Record<string, string[]> = {
     "grid-cols-[calc(var(--spacing)*4)_1fr]",
     "grid-cols-[minmax(0,12rem)_1fr]",
     "grid-cols-[minmax(0,1fr)_minmax(0,1.4fr)]",
+    "grid-cols-[minmax(6rem,auto)_1fr]",
     "grid-cols-[minmax(9rem,1fr)_12.5rem_5rem_5rem_minmax(12rem,1.5fr)_2.25rem]",
     "grid-cols-[minmax(9rem,1fr)_minmax(9rem,1fr)_minmax(12rem,2fr)_auto]"
   ],
@@ -174,6 +175,7 @@ export const classGroups: Record<string, string[]> = {
     "h-10",
     "h-11",
     "h-12",
+    "h-14",
     "h-16",
     "h-2",
     "h-20",
@@ -522,6 +524,7 @@ export const classGroups: Record<string, string[]> = {
     "w-32",
     "w-40",
     "w-48",
+    "w-52",
     "w-56",
     "w-60",
     "w-64",

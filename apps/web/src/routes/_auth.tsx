@@ -6,7 +6,7 @@ import { AppShell } from '@/components/layouts/app-shell.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Toaster } from '@/components/ui/toast.tsx';
 import { UploadTrayHost } from '@/features/attachments/components/upload-tray-host.tsx';
-import { logout, sessionQueryOptions } from '@/features/auth/api/session.ts';
+import { isAdministrator, logout, sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { PaletteLauncher } from '@/features/command-palette/components/palette-launcher.tsx';
 import { DefinitionNav } from '@/features/definitions/components/definition-nav.tsx';
 import { SavedViewsNav } from '@/features/saved-views/components/saved-views-nav.tsx';
@@ -52,6 +52,7 @@ function AuthLayout() {
         user={session.user}
         region={session.region}
         workspaceSetup={session.capabilities.definitions === 'workspace'}
+        history={isAdministrator(session.user)}
         sidebar={
           definitions.isPending ? (
             <div className="grid gap-2 px-2" aria-busy="true">

@@ -1,7 +1,7 @@
 // A record's activity: its watchers and its comments.
 import type { Comment } from '../schemas/activity.ts';
 import type { RecordType } from '../schemas/common.ts';
-import type { CallOptions, PageOptions, Transport } from './transport.ts';
+import type { PageOptions, Transport, WriteOptions } from './transport.ts';
 import {
   CommentPagedListSchema,
   CommentSchema,
@@ -45,13 +45,14 @@ export function activityMethods(t: Transport) {
       alias: string,
       id: string,
       emails: string[],
-      opts?: CallOptions,
+      opts?: WriteOptions,
     ) =>
       empty({
         method: 'POST',
         path: `${rec(rt, alias, id)}/watchers`,
         json: { users: emails },
         signal: opts?.signal,
+        source: opts?.source,
       }),
     /** `DELETE .../watchers {users:[email]}` (a DELETE with a JSON body) -> 200. */
     removeWatchers: (
@@ -59,13 +60,14 @@ export function activityMethods(t: Transport) {
       alias: string,
       id: string,
       emails: string[],
-      opts?: CallOptions,
+      opts?: WriteOptions,
     ) =>
       empty({
         method: 'DELETE',
         path: `${rec(rt, alias, id)}/watchers`,
         json: { users: emails },
         signal: opts?.signal,
+        source: opts?.source,
       }),
 
     // ---- comments ----------------------------------------------------------------------------
@@ -89,7 +91,7 @@ export function activityMethods(t: Transport) {
       alias: string,
       id: string,
       text: string,
-      opts?: CallOptions,
+      opts?: WriteOptions,
     ): Promise<AddedComment> => {
       if (!hosted) {
         const comment = await json(
@@ -98,6 +100,7 @@ export function activityMethods(t: Transport) {
             path: `${rec(rt, alias, id)}/comment`,
             json: { contents: text },
             signal: opts?.signal,
+            source: opts?.source,
           },
           CommentSchema,
         );
@@ -109,6 +112,7 @@ export function activityMethods(t: Transport) {
         text,
         headers: { Accept: 'text/plain' },
         signal: opts?.signal,
+        source: opts?.source,
       });
       return { id: (await response.text()).trim() };
     },

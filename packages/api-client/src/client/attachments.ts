@@ -2,13 +2,13 @@
 import type { Attachment, UrlLink } from '../schemas/attachments.ts';
 import type { RecordType } from '../schemas/common.ts';
 import type { UploadProgress, UploadSource } from '../upload.ts';
-import type { CallOptions, Transport } from './transport.ts';
+import type { CallOptions, Transport, WriteOptions } from './transport.ts';
 import { AttachmentListSchema, AttachmentSchema, UrlLinkSchema } from '../schemas/attachments.ts';
 import { assertUploadSize, sendUpload, uploadSize } from '../upload.ts';
 import { recordPath } from './records.ts';
 import { path } from './transport.ts';
 
-export interface UploadOptions extends CallOptions {
+export interface UploadOptions extends WriteOptions {
   description?: string;
   onProgress?: (progress: UploadProgress) => void;
 }
@@ -67,6 +67,7 @@ export function attachmentMethods(t: Transport) {
           method: 'POST',
           path: `${rec(rt, alias, id)}/attachments`,
           signal: opts?.signal,
+          source: opts?.source,
           transport: (target, headers) =>
             sendUpload({
               url: target,
@@ -87,7 +88,7 @@ export function attachmentMethods(t: Transport) {
       alias: string,
       id: string,
       link: { url: string; description?: string },
-      opts?: CallOptions,
+      opts?: WriteOptions,
     ): Promise<UrlLink | undefined> =>
       optionalJson(
         {
@@ -95,6 +96,7 @@ export function attachmentMethods(t: Transport) {
           path: `${rec(rt, alias, id)}/attachments/url-links`,
           json: link,
           signal: opts?.signal,
+          source: opts?.source,
         },
         UrlLinkSchema,
       ),
@@ -104,8 +106,14 @@ export function attachmentMethods(t: Transport) {
       alias: string,
       id: string,
       attachmentId: string,
-      opts?: CallOptions,
-    ) => empty({ method: 'DELETE', path: att(rt, alias, id, attachmentId), signal: opts?.signal }),
+      opts?: WriteOptions,
+    ) =>
+      empty({
+        method: 'DELETE',
+        path: att(rt, alias, id, attachmentId),
+        signal: opts?.signal,
+        source: opts?.source,
+      }),
     /** The content URL (for `<a href download>` in the browser, where the BFF adds the token). */
     attachmentContentUrl: (rt: RecordType, alias: string, id: string, attachmentId: string) =>
       t.url({ path: `${att(rt, alias, id, attachmentId)}/content` }),

@@ -1,7 +1,13 @@
 // Records, their related items, element definitions and the definitions extension.
 import type { RecordType } from '../schemas/common.ts';
 import type { RecordData, RecordInput } from '../schemas/records.ts';
-import type { CallOptions, PageOptions, RequestSpec, Transport } from './transport.ts';
+import type {
+  CallOptions,
+  PageOptions,
+  RequestSpec,
+  Transport,
+  WriteOptions,
+} from './transport.ts';
 import { filterForProfile } from '../filter.ts';
 import { parseOptionalResponse } from '../parse-response.ts';
 import {
@@ -80,7 +86,7 @@ export function recordMethods(t: Transport) {
       rt: RecordType,
       alias: string,
       fields: RecordInput,
-      opts?: CallOptions,
+      opts?: WriteOptions,
     ): Promise<RecordData> =>
       (
         await recordReply({
@@ -88,6 +94,7 @@ export function recordMethods(t: Transport) {
           path: path`/${rt}/${alias}`,
           json: fields,
           signal: opts?.signal,
+          source: opts?.source,
         })
       ).record,
     /** `PUT /{recordType}/{alias}/{id}`: merges fields; a stale `ifMatch` -> ApiError 412. */
@@ -96,7 +103,7 @@ export function recordMethods(t: Transport) {
       alias: string,
       id: string,
       fields: RecordInput,
-      opts?: CallOptions & { ifMatch?: string },
+      opts?: WriteOptions & { ifMatch?: string },
     ) =>
       recordReply({
         method: 'PUT',
@@ -104,6 +111,7 @@ export function recordMethods(t: Transport) {
         json: fields,
         headers: opts?.ifMatch ? { 'If-Match': opts.ifMatch } : undefined,
         signal: opts?.signal,
+        source: opts?.source,
       }),
     /** `GET /elements/{alias}` (published getElement): an element definition's name and handle. */
     getElement: (alias: string, opts?: CallOptions) =>
@@ -130,13 +138,14 @@ export function recordMethods(t: Transport) {
       alias: string,
       id: string,
       item: { id: string; alias?: string },
-      opts?: CallOptions,
+      opts?: WriteOptions,
     ) =>
       empty({
         method: 'POST',
         path: `${rec(rt, alias, id)}/related-items`,
         json: item,
         signal: opts?.signal,
+        source: opts?.source,
       }),
     /** `DELETE .../related-items/{relatedId}` (the related record's id) -> 200. */
     removeRelated: (
@@ -144,12 +153,13 @@ export function recordMethods(t: Transport) {
       alias: string,
       id: string,
       relatedId: string,
-      opts?: CallOptions,
+      opts?: WriteOptions,
     ) =>
       empty({
         method: 'DELETE',
         path: `${rec(rt, alias, id)}${path`/related-items/${relatedId}`}`,
         signal: opts?.signal,
+        source: opts?.source,
       }),
 
     // ---- extensions (extended profile only) ---------------------------------------------------

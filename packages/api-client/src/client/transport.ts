@@ -41,6 +41,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Options of a call that changes a record: where in the console it was made (`editor`,
+ * `triage`, `bulk-run:<id>`, ...), sent as `X-Change-Source` for the BFF's record history, which
+ * never passes it on to the API (ADR 0024).
+ */
+export interface WriteOptions extends CallOptions {
+  source?: string;
+}
+
 /** Cursor paging plus abort signal. */
 export type PageOptions = PageQuery & CallOptions;
 
@@ -48,7 +57,7 @@ type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 type Query = Record<string, string | number | undefined>;
 
 /** One request, described as data; the transport's `send` does the rest. */
-export interface RequestSpec extends CallOptions {
+export interface RequestSpec extends WriteOptions {
   method: Method;
   /** Already-encoded path below the base URL (use {@link path}). */
   path: string;
@@ -149,6 +158,7 @@ export function createTransport(options: ApiClientOptions) {
       ...options.headers,
       ...spec.headers,
     };
+    if (spec.source !== undefined) headers['X-Change-Source'] = spec.source;
     if (spec.json !== undefined) headers['Content-Type'] = 'application/json';
     else if (spec.text !== undefined) headers['Content-Type'] = 'text/plain; charset=utf-8';
     const token = await options.getToken?.();

@@ -26,6 +26,11 @@ import {
   WorkspaceEntrySchema,
   WorkspaceSchema,
 } from '@wsc/api-client';
+import {
+  HistoryPageSchema,
+  HistoryQuerySchema,
+  RecordHistoryQuerySchema,
+} from '@wsc/api-client/bff-history';
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
@@ -42,12 +47,37 @@ type Operation = {
   auth: boolean;
   query?: Record<string, { description: string; schema: z.ZodType }>;
   body?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string }>;
 };
 
 const ReadySchema = z.object({
   status: z.enum(['ready', 'not_ready']),
   checks: z.record(z.string(), z.enum(['ok', 'fail'])),
+});
+
+/** Query parameters described from a strict zod object's shape. */
+function queryOf(
+  schema: { shape: Record<string, z.ZodType> },
+  descriptions: Record<string, string>,
+) {
+  const shape = schema.shape;
+  return Object.fromEntries(
+    Object.entries(descriptions).map(([name, description]) => [
+      name,
+      { description, schema: shape[name] ?? z.string() },
+    ]),
+  );
+}
+
+/** The administrators' history filters (the list and the CSV export take the same). */
+const HISTORY_FILTERS = queryOf(HistoryQuerySchema, {
+  user: "An actor id, or a name as shown (any case): only that person's changes",
+  recordType: 'Only changes to records of this type',
+  alias: 'Only changes to records of this definition',
+  from: 'ISO 8601: changes at or after',
+  to: 'ISO 8601: changes before',
+  after: 'The `next` of the previous page',
+  first: 'Entries per page (1-200, default 50)',
 });
 
 const problem = (description: string) => ({ description, schema: ProblemSchema });
@@ -410,6 +440,55 @@ export const BFF_OPERATIONS: Operation[] = [
   },
   {
     method: 'get',
+    path: '/bff/history/{recordType}/{alias}/{id}',
+    summary: "One record's changes made through the console, newest first (ADR 0024)",
+    tag: 'History',
+    auth: true,
+    query: queryOf(RecordHistoryQuerySchema, {
+      after: 'The `next` of the previous page',
+      first: 'Entries per page (1-200, default 50)',
+    }),
+    responses: {
+      200: { description: 'A page of entries', schema: HistoryPageSchema },
+      400: problem('A parameter is malformed (named in `errors`)'),
+      401: UNAUTHENTICATED,
+      404: problem('No such record, or the user may not read it'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/bff/history',
+    summary: "The region's whole history, filtered, newest first (administrators)",
+    tag: 'History',
+    auth: true,
+    query: HISTORY_FILTERS,
+    responses: {
+      200: { description: 'A page of entries', schema: HistoryPageSchema },
+      400: problem('A parameter is malformed (named in `errors`)'),
+      401: UNAUTHENTICATED,
+      403: problem('Not an administrator'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/bff/history/export.csv',
+    summary: 'The filtered history as CSV, streamed (administrators)',
+    tag: 'History',
+    auth: true,
+    query: HISTORY_FILTERS,
+    responses: {
+      200: {
+        description: 'UTF-8 CSV, times in ISO 8601 UTC',
+        schema: z.string(),
+        mediaType: 'text/csv',
+      },
+      400: problem('A parameter is malformed (named in `errors`)'),
+      401: UNAUTHENTICATED,
+      403: problem('Not an administrator'),
+    },
+  },
+  {
+    method: 'get',
     path: '/bff/openapi.json',
     summary: 'This document',
     tag: 'Meta',
@@ -453,7 +532,9 @@ export function buildBffOpenApi(): Record<string, unknown> {
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(op.responses)) {
-      const type = Number(status) >= 400 ? 'application/problem+json' : 'application/json';
+      const type =
+        response.mediaType ??
+        (Number(status) >= 400 ? 'application/problem+json' : 'application/json');
       responses[status] = {
         description: response.description,
         ...(response.schema

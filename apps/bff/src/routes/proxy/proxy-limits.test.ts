@@ -340,7 +340,9 @@ describe('JSON bodies over 1 MiB', () => {
       body: 'm'.repeat(2 * mib),
     });
     expect(upload.status).toBe(200);
-    expect(h.upstream.apiRequests().map((r) => r.bytes)).toEqual([mib, 2 * mib]);
+    // The record history reads the record before an update (a GET, no body): not counted here.
+    const writes = h.upstream.apiRequests().filter((r) => r.method !== 'GET');
+    expect(writes.map((r) => r.bytes)).toEqual([mib, 2 * mib]);
   });
 });
 

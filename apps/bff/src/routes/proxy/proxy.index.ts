@@ -1,18 +1,24 @@
 // `/api/v1/*` -> the session's region `/v1/*`, with the token added server-side. Bodies stream
-// both ways; nothing is buffered, and the hot path does no store writes.
+// both ways; nothing is buffered, and the hot path does no store writes. The one exception is a
+// record-changing write (proxy-history.ts names them): its small body and reply are read whole so
+// the record history can keep what changed (ADR 0024); an upload's body still streams.
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 import type { AppEnv } from '../../lib/app-env.ts';
+import type { Clock } from '../../lib/clock.ts';
 import type { Encoding } from '../../lib/compression.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { Slot } from '../../lib/in-flight.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { BffMetrics } from '../../lib/metrics.ts';
+import type { RecordChange } from '../../lib/record-changes.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenManager } from '../../lib/token-manager.ts';
+import type { UpstreamAgents } from './proxy-exchange.ts';
+import { systemClock } from '../../lib/clock.ts';
 import {
   compressibleResponse,
   compressStream,
@@ -34,6 +40,7 @@ import {
   UpstreamTimeoutError,
   watchResponseIdle,
 } from './proxy-exchange.ts';
+import { capturePlan, changedFields, changeSource, jsonObject, readUpTo } from './proxy-history.ts';
 import {
   ALLOWED_METHODS,
   FORWARDED_REQUEST_HEADERS,
@@ -266,6 +273,79 @@ function rewriteLocation(value: string, apiUrl: string): string {
 }
 
 /**
+ * A reply of a captured write is read whole up to this many bytes (records are held whole by the
+ * API, so theirs are far smaller); a larger one streams on, and the change is kept without it.
+ */
+const MAX_CAPTURED_REPLY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * An upstream JSON read the capture makes with the caller's token: the record before an update,
+ * or again after it. Undefined when it fails: the write goes on, kept without those values.
+ */
+async function readRecord(
+  url: URL,
+  token: string,
+  requestId: string,
+  agents: UpstreamAgents,
+  config: BffConfig,
+  random: () => number,
+  clientSignal: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
+  const target = new URL(url);
+  target.search = '';
+  const reply = await exchange({
+    url: target,
+    agents,
+    method: 'GET',
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${token}`,
+      'x-request-id': requestId,
+      'accept-encoding': 'identity',
+    },
+    idempotent: true,
+    clientSignal,
+    timeoutMs: config.upstreamTimeoutMs,
+    bodyIdleMs: config.bodyIdleTimeoutMs,
+    retry: config.retry,
+    random,
+  });
+  const status = reply.statusCode ?? 502;
+  if (status < 200 || status >= 300) {
+    reply.resume();
+    return undefined;
+  }
+  const read = await readUpTo(reply, MAX_CAPTURED_REPLY_BYTES);
+  if (read.over) {
+    reply.destroy();
+    return undefined;
+  }
+  return jsonObject(Buffer.concat(read.chunks).toString('utf8'));
+}
+
+/** An answer made from a reply already read (a captured write's): headers as every answer's. */
+function bufferedResponse(
+  status: number,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: Readable | Buffer,
+): Response {
+  const out = new Headers();
+  for (const name in headers) {
+    const value = headers[name];
+    if (name === 'content-length' && !Buffer.isBuffer(body)) continue;
+    if (Array.isArray(value)) for (const v of value) out.append(name, v);
+    else if (value !== undefined) out.set(name, String(value));
+  }
+  if (isBodyless(method, status)) return new Response(null, { status, headers: out });
+  const stream = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+    status,
+    headers: out,
+  });
+}
+
+/**
  * The `/api` router.
  *
  * @example
@@ -278,8 +358,15 @@ export function createProxyRouter(deps: {
   logger: Logger;
   random: () => number;
   metrics: BffMetrics;
+  /**
+   * Keeps and announces a change the upstream accepted (the record history and the change bus);
+   * resolves whether or not the history could be written, so a write never fails for it.
+   */
+  recordChange?: (change: RecordChange) => Promise<void>;
+  clock?: Clock;
 }) {
-  const { config, sessions, tokens, logger, metrics } = deps;
+  const { config, sessions, tokens, logger, metrics, recordChange } = deps;
+  const clock = deps.clock ?? systemClock;
   const router = createRouter();
   // Per app, so the pools' size follows this BFF's region cap (see createUpstreamAgents).
   const agents = createUpstreamAgents(config.inFlight.perRegion);
@@ -351,8 +438,11 @@ export function createProxyRouter(deps: {
       });
     }
     const hasBody = length !== undefined && length > 0 && method !== 'GET' && method !== 'HEAD';
-    // A streamed body can be sent once; only requests without one may be replayed after a 401.
-    const replayable = !hasBody;
+    // Record-changing writes only (never a read): the record history keeps what they change.
+    const plan = recordChange ? capturePlan(method, c.req.path) : undefined;
+    // A streamed body can be sent once; only requests without one may be replayed after a 401
+    // (or with one read whole: a captured write's).
+    let replayable = !hasBody;
     const idempotent = method === 'GET' || method === 'HEAD';
 
     // Taken before the token call too: a refused request sends nothing upstream at all.
@@ -379,6 +469,22 @@ export function createProxyRouter(deps: {
     let streaming = false;
     try {
       const clientSignal = c.req.raw.signal;
+      // Bounded by the length check above (maxJsonBodyBytes): a captured write is never an upload.
+      let bodyBytes: Buffer | undefined;
+      if (plan?.readsBody && hasBody && !upload) {
+        const stream = requestBody(c);
+        if (stream) {
+          const read = await readUpTo(stream, maxBytes);
+          bodyBytes = Buffer.concat(read.chunks);
+          replayable = true;
+        }
+      }
+      let before: Record<string, unknown> | undefined;
+      // The record a captured update changes, read with the caller's token (before and after).
+      const readWith = (token: string) =>
+        readRecord(url, token, c.var.requestId, agents, config, deps.random, clientSignal).catch(
+          () => undefined,
+        );
       let attempts = 0;
       for (let replay = 0; ; replay++) {
         let token: string;
@@ -409,7 +515,12 @@ export function createProxyRouter(deps: {
             (performance.now() - sent) / 1000,
           );
         try {
-          const body = hasBody ? requestBody(c) : undefined;
+          if (plan?.readsBefore && plan.recordId) before = await readWith(token);
+          const body = bodyBytes
+            ? Readable.from([bodyBytes])
+            : hasBody
+              ? requestBody(c)
+              : undefined;
           upstream = await exchange({
             url,
             agents,
@@ -480,6 +591,75 @@ export function createProxyRouter(deps: {
         c.set('upstreamStatus', upstream.statusCode);
         c.set('upstreamAttempts', attempts);
         const headers = downstreamHeaders(upstream, region);
+        const status = upstream.statusCode ?? 502;
+        if (plan && recordChange && status >= 200 && status < 300) {
+          // The change is kept before the answer goes out, so the console's next read of the
+          // history has it; a failure to keep it is logged and counted, never the user's error.
+          let read: Awaited<ReturnType<typeof readUpTo>>;
+          try {
+            // The iterator is attached first: the idle watch's 'data' listener must not start the flow.
+            const reading = readUpTo(upstream, MAX_CAPTURED_REPLY_BYTES);
+            watchResponseIdle(upstream, config.bodyIdleTimeoutMs);
+            read = await reading;
+          } catch {
+            throw new ProblemException({
+              status: 502,
+              code: 'upstream_unavailable',
+              title: 'Bad Gateway',
+              detail: 'The workspace API stopped sending its answer',
+            });
+          }
+          const replyText = read.over ? undefined : Buffer.concat(read.chunks).toString('utf8');
+          const reply = jsonObject(replyText);
+          const recordId =
+            plan.recordId ?? (typeof reply?.['id'] === 'string' ? reply['id'] : undefined);
+          let fields = changedFields(plan, {
+            body: bodyBytes?.toString('utf8'),
+            reply,
+            before,
+          });
+          if (plan.kind === 'updated' && recordId) {
+            const missing = fields.some((f) => !reply || !(f.field in reply));
+            if (missing) {
+              const reread = await readWith(token);
+              fields = changedFields(plan, {
+                body: bodyBytes?.toString('utf8'),
+                reply,
+                before,
+                reread,
+              });
+            }
+          }
+          if (recordId && fields.length > 0) {
+            const user = session.user;
+            const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+            await recordChange({
+              region: session.region,
+              recordType: plan.recordType,
+              alias: plan.alias,
+              recordId,
+              kind: plan.kind,
+              actor: { id: session.ownerId, name: name || user.email || user.clientId },
+              source: changeSource(source.get('x-change-source')),
+              at: clock.now(),
+              fields,
+            });
+          }
+          if (!read.over) {
+            return bufferedResponse(status, method, headers, Buffer.concat(read.chunks));
+          }
+          // Too large to hold: what was read, then the rest as it arrives.
+          streaming = true;
+          upstream.once('close', slot.release);
+          const rest = upstream;
+          const chained = Readable.from(
+            (async function* () {
+              yield* read.chunks;
+              yield* rest;
+            })(),
+          );
+          return bufferedResponse(status, method, headers, chained);
+        }
         const encoding = encodeAnswer(
           c.req.header('accept-encoding'),
           method,

@@ -1,5 +1,14 @@
 import { Link } from '@tanstack/react-router';
-import { DatabaseZap, LogOut, Monitor, Moon, Sun, UserRound, UsersRound } from 'lucide-react';
+import {
+  Clock,
+  DatabaseZap,
+  LogOut,
+  Monitor,
+  Moon,
+  Sun,
+  UserRound,
+  UsersRound,
+} from 'lucide-react';
 
 import type { SessionUser } from '@wsc/api-client';
 
@@ -39,12 +48,15 @@ export function AppShell({
   signingOut,
   search,
   workspaceSetup = false,
+  history = false,
   children,
 }: {
   user: SessionUser;
   region: string;
   /** Offer the Workspace setup page (the hosted profile: definitions are described in the BFF). */
   workspaceSetup?: boolean;
+  /** Link the record history's log (administrators). */
+  history?: boolean;
   sidebar: React.ReactNode;
   onSignOut: () => void;
   signingOut?: boolean;
@@ -73,7 +85,7 @@ export function AppShell({
         <nav aria-label="Records" className="min-h-0 flex-1 overflow-y-auto px-2 py-3">
           {sidebar}
         </nav>
-        <DirectoryNav workspaceSetup={workspaceSetup} />
+        <DirectoryNav workspaceSetup={workspaceSetup} history={history} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-12 shrink-0 items-center gap-3 border-b px-4">
@@ -129,14 +141,20 @@ const DIRECTORY_LINKS = [
 ] as const;
 
 const WORKSPACE_LINK = { to: '/workspace', label: 'Workspace setup', Icon: DatabaseZap } as const;
+// The clock is in the first load already (error panels use it); a history icon of its own is not.
+const HISTORY_LINK = { to: '/history', label: 'History', Icon: Clock } as const;
 
 /**
  * The sidebar's second section: people and groups (everyone signed in may read them; what a
  * member may not change, the pages themselves leave out), and the workspace description where
- * the BFF keeps one (hosted profile).
+ * the BFF keeps one (hosted profile), and for administrators the record history's log.
  */
-function DirectoryNav({ workspaceSetup }: { workspaceSetup: boolean }) {
-  const links = workspaceSetup ? [...DIRECTORY_LINKS, WORKSPACE_LINK] : DIRECTORY_LINKS;
+function DirectoryNav({ workspaceSetup, history }: { workspaceSetup: boolean; history: boolean }) {
+  const links = [
+    ...DIRECTORY_LINKS,
+    ...(workspaceSetup ? [WORKSPACE_LINK] : []),
+    ...(history ? [HISTORY_LINK] : []),
+  ];
   return (
     <nav aria-labelledby="nav-directory" className="border-sidebar-border border-t px-2 py-3">
       <h2 id="nav-directory" className="text-muted-foreground px-2 pb-1 text-xs font-medium">

@@ -36,7 +36,9 @@ export function attachmentsQueryOptions(record: RecordRef) {
  * await addUrlLink(record, { url: 'https://status.example.com', description: 'Status page' });
  */
 export function addUrlLink(record: RecordRef, link: UrlLinkInput) {
-  return api.addUrlLink(record.recordType, record.alias, record.id, link);
+  return api.addUrlLink(record.recordType, record.alias, record.id, link, {
+    source: 'attachments',
+  });
 }
 
 /**
@@ -46,7 +48,9 @@ export function addUrlLink(record: RecordRef, link: UrlLinkInput) {
  * await removeAttachment(record, attachment.id);
  */
 export function removeAttachment(record: RecordRef, attachmentId: string) {
-  return api.removeAttachment(record.recordType, record.alias, record.id, attachmentId);
+  return api.removeAttachment(record.recordType, record.alias, record.id, attachmentId, {
+    source: 'attachments',
+  });
 }
 
 /**

@@ -245,7 +245,10 @@ export function uploadErrorMessage(error: unknown): string {
  */
 export const uploads = createUploadManager({
   upload: (target, file, options) =>
-    api.uploadAttachment(target.recordType, target.alias, target.id, file, options),
+    api.uploadAttachment(target.recordType, target.alias, target.id, file, {
+      ...options,
+      source: 'attachments',
+    }),
   onEnqueue: signalUploadsStarted,
 });
 

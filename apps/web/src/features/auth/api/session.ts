@@ -84,6 +84,17 @@ export function canManage(user: Session['user']): boolean {
 }
 
 /**
+ * May this person read the region's whole record history (ADR 0024)? ADMIN as the API or the
+ * operator's identities file says, never from an email typed at sign-in; the BFF checks the same.
+ *
+ * @example
+ * isAdministrator({ role: 'ADMIN', identity: 'api', ... }); // true
+ */
+export function isAdministrator(user: Session['user']): boolean {
+  return user.role === 'ADMIN' && (user.identity === 'api' || user.identity === 'operator');
+}
+
+/**
  * The name to show for the signed-in person: their name, else their email, else the client id.
  *
  * @example

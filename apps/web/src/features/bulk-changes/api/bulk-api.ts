@@ -58,10 +58,12 @@ export async function bulkUpdate(
   fields: RecordInput,
   serverChecks: boolean,
   signal?: AbortSignal,
+  /** `bulk-run:<id>` for the record history (`bulk-run` when the run could not be kept). */
+  source?: string,
 ) {
   const recordType = definition.recordType as RecordType;
   if (serverChecks) {
-    return api.updateRecord(recordType, definition.alias, item.id, fields, { signal });
+    return api.updateRecord(recordType, definition.alias, item.id, fields, { signal, source });
   }
   const base =
     item.record ?? (await api.getRecord(recordType, definition.alias, item.id, { signal })).record;
@@ -74,6 +76,7 @@ export async function bulkUpdate(
     changes: fields,
     etag: undefined,
     signal,
+    source,
   });
 }
 

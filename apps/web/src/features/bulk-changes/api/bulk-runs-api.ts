@@ -92,6 +92,8 @@ export function restoreRecord(
   definition: Pick<Definition, 'recordType' | 'alias' | 'fields' | 'handleField'>,
   item: UndoItem,
   signal?: AbortSignal,
+  /** `undo:<run id>` for the record history. */
+  source?: string,
 ) {
   return saveRecord({
     recordType: definition.recordType as RecordType,
@@ -102,5 +104,6 @@ export function restoreRecord(
     changes: item.restore,
     etag: item.etag,
     signal,
+    source,
   });
 }

@@ -56,6 +56,8 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
   const [undoable, setUndoable] = useState<Undoable | undefined>();
   const abort = useRef<AbortController | null>(null);
   const ran = useRef(false);
+  /** The kept run this bulk change writes as (its id names the writes in the record history). */
+  const runId = useRef<string | undefined>(undefined);
 
   async function preview(changes: RecordData) {
     setProblem(undefined);
@@ -83,12 +85,14 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
    * undo because of its size still runs (the preview said so); any other failure stops here.
    */
   async function keepForUndo(ids: BulkItem[], changes: RecordData): Promise<boolean> {
+    runId.current = undefined;
     if (ids.length > MAX_BULK_RUN_RECORDS) {
       setUndoable({ kind: 'too_large' });
       return true;
     }
     try {
       const stored = await storeBulkRun(definition, changes, ids);
+      runId.current = stored.id;
       setUndoable({ kind: 'kept', runId: stored.id });
       return true;
     } catch (error) {
@@ -116,7 +120,15 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
     setStep({ name: 'running', total: ids.length, offset: kept.length, changes });
     await runBulk(
       ids,
-      (item, signal) => bulkUpdate(definition, item, changes, serverChecks, signal),
+      (item, signal) =>
+        bulkUpdate(
+          definition,
+          item,
+          changes,
+          serverChecks,
+          signal,
+          runId.current ? `bulk-run:${runId.current}` : 'bulk-run',
+        ),
       {
         concurrency: BULK_CONCURRENCY,
         minIntervalMs: BULK_MIN_INTERVAL_MS,

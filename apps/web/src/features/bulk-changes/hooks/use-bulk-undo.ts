@@ -111,7 +111,7 @@ export function useBulkUndo(definition: Definition) {
     setStep({ name: 'running', total: plan.toRestore.length, offset: known.length });
     const written = await runBulk(
       plan.toRestore,
-      (item, signal) => restoreRecord(definition, item, signal),
+      (item, signal) => restoreRecord(definition, item, signal, `undo:${runId}`),
       {
         concurrency: BULK_CONCURRENCY,
         minIntervalMs: BULK_MIN_INTERVAL_MS,

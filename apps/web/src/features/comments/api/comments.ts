@@ -54,5 +54,5 @@ export function oldestFirst(comments: Comment[]): Comment[] {
  * await addComment(record, 'Called the customer; waiting for logs.');
  */
 export function addComment(record: RecordRef, text: string) {
-  return api.addComment(record.recordType, record.alias, record.id, text);
+  return api.addComment(record.recordType, record.alias, record.id, text, { source: 'comments' });
 }

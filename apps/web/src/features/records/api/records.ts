@@ -14,5 +14,5 @@ export function createRecord(input: {
   alias: string;
   fields: RecordInput;
 }) {
-  return api.createRecord(input.recordType, input.alias, input.fields);
+  return api.createRecord(input.recordType, input.alias, input.fields, { source: 'create' });
 }

@@ -70,6 +70,7 @@ export function RecordEditor({
         base: base.record,
         changes: vars.fields,
         etag: base.etag,
+        source: 'editor',
       }),
     onSuccess: (saved) => {
       queryClient.setQueryData(options.queryKey, saved);

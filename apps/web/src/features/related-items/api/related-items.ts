@@ -131,7 +131,9 @@ export function addRelated(
   record: { recordType: RecordType; alias: string; id: string },
   target: { id: string; alias: string },
 ) {
-  return api.addRelated(record.recordType, record.alias, record.id, target);
+  return api.addRelated(record.recordType, record.alias, record.id, target, {
+    source: 'related-items',
+  });
 }
 
 /**
@@ -144,5 +146,7 @@ export function removeRelated(
   record: { recordType: RecordType; alias: string; id: string },
   relatedId: string,
 ) {
-  return api.removeRelated(record.recordType, record.alias, record.id, relatedId);
+  return api.removeRelated(record.recordType, record.alias, record.id, relatedId, {
+    source: 'related-items',
+  });
 }

@@ -84,7 +84,7 @@ export function queueRows(
  * await postTriageComment('apps', 'support-tickets', 'SUP-1', 'Called the customer');
  */
 export function postTriageComment(recordType: RecordType, alias: string, id: string, text: string) {
-  return api.addComment(recordType, alias, id, text);
+  return api.addComment(recordType, alias, id, text, { source: 'triage' });
 }
 
 /**

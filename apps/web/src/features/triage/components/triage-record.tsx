@@ -11,12 +11,12 @@ import { FieldEditor } from '@/components/field-editor.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Textarea } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { lastUpdateFields } from '@/lib/audit-fields.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { cn } from '@/lib/utils.ts';
 
 import type { TriageFields } from '../lib/triage-fields.ts';
 import { postTriageComment } from '../api/triage-queries.ts';
-import { lastUpdateFields } from '../lib/triage-fields.ts';
 
 /** What the triage view asks of the editor: its unsaved changes, and focus. */
 export interface TriageEditorHandle {

@@ -71,6 +71,7 @@ export function useTriageChanges({ definition, queueKey, id, onStatus }: TriageC
           base: current.record,
           changes,
           etag: current.etag,
+          source: 'triage',
         });
         queryClient.setQueryData(recordOptions.queryKey, saved);
         queryClient.setQueryData(queueKey, (data) =>

@@ -35,22 +35,6 @@ export function triageFields(definition: Definition): TriageFields {
 }
 
 /**
- * The read-only fields that say when and by whom a record last changed: `Updated At` and
- * `Updated By` in our API, the tenant's own names (`Updated on`, `Updated by`) in a hosted
- * workspace description; undefined where the definition has none.
- *
- * @example
- * lastUpdateFields(supportTickets); // { at: 'Updated At', by: 'Updated By' }
- */
-export function lastUpdateFields(definition: Definition): { at?: string; by?: string } {
-  const updated = (f: Field) => f.readOnly && /updated|modified|changed/i.test(f.name);
-  return {
-    at: definition.fields.find((f) => updated(f) && f.type === 'DATETIME')?.name,
-    by: definition.fields.find((f) => updated(f) && f.type === 'USER_ID')?.name,
-  };
-}
-
-/**
  * The values of `fields` in `record` ('' when unset): what an undo writes back.
  *
  * @example

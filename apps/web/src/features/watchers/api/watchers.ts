@@ -26,7 +26,9 @@ export function watchersQueryOptions(record: RecordRef) {
  * await addWatchers(record, ['ada@helpdesk.example']);
  */
 export function addWatchers(record: RecordRef, emails: string[]) {
-  return api.addWatchers(record.recordType, record.alias, record.id, emails);
+  return api.addWatchers(record.recordType, record.alias, record.id, emails, {
+    source: 'watchers',
+  });
 }
 
 /**
@@ -36,5 +38,7 @@ export function addWatchers(record: RecordRef, emails: string[]) {
  * await removeWatchers(record, ['ada@helpdesk.example']);
  */
 export function removeWatchers(record: RecordRef, emails: string[]) {
-  return api.removeWatchers(record.recordType, record.alias, record.id, emails);
+  return api.removeWatchers(record.recordType, record.alias, record.id, emails, {
+    source: 'watchers',
+  });
 }

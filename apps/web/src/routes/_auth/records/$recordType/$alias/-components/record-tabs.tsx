@@ -1,10 +1,11 @@
-import { Eye, FileText, Link2, MessageSquare, Paperclip } from 'lucide-react';
+import { Eye, FileText, History, Link2, MessageSquare, Paperclip } from 'lucide-react';
 
 import type { Definition, RecordType } from '@wsc/api-client';
 
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { AttachmentsPanel } from '@/features/attachments/components/attachments-panel.tsx';
 import { CommentsPanel } from '@/features/comments/components/comments-panel.tsx';
+import { HistoryPanel } from '@/features/history/components/history-panel.tsx';
 import { RelatedItemsPanel } from '@/features/related-items/components/related-items-panel.tsx';
 import { WatchersPanel } from '@/features/watchers/components/watchers-panel.tsx';
 
@@ -17,6 +18,7 @@ const TAB_LABELS: Record<RecordTab, { label: string; Icon: typeof FileText }> = 
   attachments: { label: 'Attachments', Icon: Paperclip },
   watchers: { label: 'Watchers', Icon: Eye },
   comments: { label: 'Comments', Icon: MessageSquare },
+  history: { label: 'History', Icon: History },
 };
 
 /**
@@ -42,13 +44,14 @@ export function RecordTabs({
       onValueChange={(value) =>
         onTabChange(RecordPanelSearchSchema.parse({ tab: value }).tab ?? 'details')
       }
-      className="flex-1"
+      className="@container flex-1"
     >
-      <TabsList aria-label="Record sections">
+      {/* Six tabs with icons fit a wide panel only: in the side panel the icons give way. */}
+      <TabsList aria-label="Record sections" className="gap-0 px-2 @max-[40rem]:[&_svg]:hidden">
         {RECORD_TABS.map((value) => {
           const { label, Icon } = TAB_LABELS[value];
           return (
-            <TabsTrigger key={value} value={value}>
+            <TabsTrigger key={value} value={value} className="px-2">
               <Icon aria-hidden="true" />
               {label}
             </TabsTrigger>
@@ -69,6 +72,14 @@ export function RecordTabs({
       </TabsContent>
       <TabsContent value="comments">
         <CommentsPanel record={record} />
+      </TabsContent>
+      <TabsContent value="history" className="overflow-y-auto">
+        <HistoryPanel
+          record={record}
+          definition={definitions.find(
+            (d) => d.recordType === record.recordType && d.alias === record.alias,
+          )}
+        />
       </TabsContent>
     </Tabs>
   );

@@ -1,0 +1,636 @@
+// The record history through HTTP: writes made through the BFF's proxy to the REAL workspace API
+// (its `workspace-api/testing` harness on a loopback port) are kept per field with who, when,
+// before and after and the console's source; the per-record read is limited to people who may read
+// the record, the whole log to administrators (filters, paging, CSV). Failed writes keep nothing;
+// the source header, tokens and cookies never reach the API or the table.
+import type { ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { HistoryEntry, HistoryPage } from '@wsc/api-client/bff-history';
+import { HISTORY_CSV_HEADER, HistoryPageSchema } from '@wsc/api-client/bff-history';
+
+import type { FakeUpstream } from '../../../test/fake-upstream.ts';
+import type { Harness } from '../../../test/harness.ts';
+import { createHarness } from '../../../test/harness.ts';
+import { regionFor } from '../../lib/config.ts';
+import { MAX_HISTORY_VALUE_CHARS, TRUNCATED_MARKER } from './history.store.ts';
+
+/** The part of workspace-api's test harness used here (see test/workspace-api.integration.test.ts). */
+type ApiHarness = {
+  app: { fetch: (request: Request) => Response | Promise<Response> };
+  credentials: Record<'admin' | 'member' | 'billing', { clientId: string; clientSecret: string }>;
+  users: Record<'admin' | 'member' | 'billing', { id: string; email: string }>;
+  close: () => Promise<void>;
+};
+const API_HARNESS = 'workspace-api/testing';
+
+let api: ApiHarness;
+let server: ServerType;
+let apiUrl: string;
+let bff: Harness;
+/** Every request the API received: method, path and headers. */
+const received: { method: string; path: string; headers: Headers }[] = [];
+let admin: string;
+let member: string;
+let billing: string;
+
+const TICKETS = '/api/v1/apps/support-tickets';
+
+beforeAll(async () => {
+  const { createHarness: createApiHarness } = (await import(/* @vite-ignore */ API_HARNESS)) as {
+    createHarness: () => Promise<ApiHarness>;
+  };
+  api = await createApiHarness();
+  server = serve({
+    fetch: (request: Request) => {
+      received.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: request.headers,
+      });
+      return api.app.fetch(request);
+    },
+    port: 0,
+    hostname: '127.0.0.1',
+  });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  bff = await openBff();
+  admin = await signIn(bff, 'admin');
+  member = await signIn(bff, 'member');
+  billing = await signIn(bff, 'billing');
+});
+afterAll(async () => {
+  await bff?.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await api?.close();
+});
+
+/** A BFF over the real API (the fake upstream is not used: the harness only closes it). */
+function openBff(store?: Harness['store']): Promise<Harness> {
+  const unused = { apiUrl, close: async () => undefined } as unknown as FakeUpstream;
+  return createHarness({
+    upstream: unused,
+    config: { regions: [regionFor('default', apiUrl)] },
+    ...(store ? { store } : {}),
+  });
+}
+
+async function signIn(h: Harness, who: 'admin' | 'member' | 'billing'): Promise<string> {
+  const { res, cookie } = await h.login({
+    clientId: api.credentials[who].clientId,
+    clientSecret: api.credentials[who].clientSecret,
+  });
+  expect(res.status).toBe(200);
+  return cookie;
+}
+
+/** A proxied write with a body, as the console sends it (Content-Length, optional source). */
+function write(
+  cookie: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { source?: string; type?: string; h?: Harness } = {},
+) {
+  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  return (options.h ?? bff).api(path, {
+    cookie,
+    method,
+    headers: {
+      'content-type': options.type ?? 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...(options.source ? { 'x-change-source': options.source } : {}),
+    },
+    ...(text ? { body: text } : {}),
+  });
+}
+
+async function createTicket(fields: Record<string, string> = {}): Promise<string> {
+  const res = await write(
+    admin,
+    'POST',
+    TICKETS,
+    { Title: 'Printer on fire', Status: 'New', ...fields },
+    { source: 'create' },
+  );
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function recordHistory(cookie: string, id: string, query = '', h = bff) {
+  return h.api(`/bff/history/apps/support-tickets/${id}${query}`, { cookie });
+}
+
+async function historyOf(id: string, query = '', h = bff): Promise<HistoryPage> {
+  const res = await recordHistory(admin, id, query, h);
+  expect(res.status).toBe(200);
+  return HistoryPageSchema.parse(await res.json());
+}
+
+const brief = (e: HistoryEntry) => ({
+  kind: e.kind,
+  field: e.field,
+  before: e.before,
+  after: e.after,
+  source: e.source,
+});
+
+describe('capture in the proxy', () => {
+  it('keeps an update per changed field with before, after, who and source; newest first', async () => {
+    const id = await createTicket({ Severity: 'Low' });
+    const res = await write(
+      admin,
+      'PUT',
+      `${TICKETS}/${id}`,
+      { Status: 'Open', Severity: 'Low', Customer: 'Acme' },
+      { source: 'editor' },
+    );
+    expect(res.status).toBe(200);
+    // The user's answer is the API's, unchanged.
+    expect(((await res.json()) as Record<string, string>)['Status']).toBe('Open');
+
+    const page = await historyOf(id);
+    // Severity was sent unchanged: not a change. The create comes after the update (older).
+    expect(page.items.map(brief)).toEqual([
+      { kind: 'updated', field: 'Customer', before: null, after: 'Acme', source: 'editor' },
+      { kind: 'updated', field: 'Status', before: 'New', after: 'Open', source: 'editor' },
+      { kind: 'created', field: 'Severity', before: null, after: 'Low', source: 'create' },
+      { kind: 'created', field: 'Status', before: null, after: 'New', source: 'create' },
+      { kind: 'created', field: 'Title', before: null, after: 'Printer on fire', source: 'create' },
+    ]);
+    const [first] = page.items;
+    expect(first?.actor).toEqual({ id: api.users.admin.id, name: 'Ada Admin' });
+    expect(first?.at).toBe('2025-03-01T09:00:00.000Z');
+    expect(first?.recordId).toBe(id);
+    expect(page.items[0]?.changeId).toBe(page.items[1]?.changeId);
+    expect(page.items[1]?.changeId).not.toBe(page.items[2]?.changeId);
+    expect(page.next).toBeNull();
+  });
+
+  it('keeps related items, links, uploads, attachment removals, watchers and comments', async () => {
+    const id = await createTicket();
+    const other = await createTicket({ Title: 'Related one' });
+    const base = `${TICKETS}/${id}`;
+    const sent = received.length;
+    expect(
+      (
+        await write(
+          admin,
+          'POST',
+          `${base}/related-items`,
+          { alias: 'support-tickets', id: other },
+          { source: 'related-items' },
+        )
+      ).status,
+    ).toBe(201);
+    expect((await write(admin, 'DELETE', `${base}/related-items/${other}`)).status).toBe(200);
+    const link = await write(admin, 'POST', `${base}/attachments/url-links`, {
+      url: 'https://example.com/spec',
+      description: 'Spec',
+    });
+    expect(link.status).toBe(201);
+
+    const form = new FormData();
+    form.append('file', new Blob(['hello, attachment']), 'note.txt');
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    const upload = await bff.api(`${base}/attachments`, {
+      cookie: admin,
+      method: 'POST',
+      headers: {
+        'content-type': encoded.headers.get('content-type') ?? '',
+        'content-length': String(bytes.byteLength),
+        'x-change-source': 'attachments',
+      },
+      body: bytes,
+    });
+    expect(upload.status).toBe(202);
+    const attachment = (await upload.json()) as { id: string; name: string };
+    expect(attachment.name).toBe('note.txt');
+    expect((await write(admin, 'DELETE', `${base}/attachments/${attachment.id}`)).status).toBe(200);
+
+    const watchers = { users: [api.users.member.email] };
+    expect(
+      (await write(admin, 'POST', `${base}/watchers`, watchers, { source: 'watchers' })).status,
+    ).toBe(201);
+    expect((await write(admin, 'DELETE', `${base}/watchers`, watchers)).status).toBe(200);
+    const comment = await write(admin, 'POST', `${base}/comment`, 'Called the customer', {
+      type: 'text/plain',
+      source: 'comments',
+    });
+    expect(comment.status).toBe(201);
+
+    const items = (await historyOf(id)).items.filter((e) => e.kind !== 'created');
+    expect(items.map(brief).reverse()).toEqual([
+      {
+        kind: 'related-item-added',
+        field: 'Related item',
+        before: null,
+        after: `support-tickets/${other}`,
+        source: 'related-items',
+      },
+      {
+        kind: 'related-item-removed',
+        field: 'Related item',
+        before: other,
+        after: null,
+        source: 'console',
+      },
+      {
+        kind: 'attachment-added',
+        field: 'Attachment',
+        before: null,
+        after: 'https://example.com/spec',
+        source: 'console',
+      },
+      {
+        kind: 'attachment-added',
+        field: 'Attachment',
+        before: null,
+        after: 'note.txt',
+        source: 'attachments',
+      },
+      {
+        kind: 'attachment-removed',
+        field: 'Attachment',
+        before: attachment.id,
+        after: null,
+        source: 'console',
+      },
+      {
+        kind: 'watchers-changed',
+        field: 'Watchers added',
+        before: null,
+        after: api.users.member.email,
+        source: 'watchers',
+      },
+      {
+        kind: 'watchers-changed',
+        field: 'Watchers removed',
+        before: api.users.member.email,
+        after: null,
+        source: 'console',
+      },
+      {
+        kind: 'comment-added',
+        field: 'Comment',
+        before: null,
+        after: 'Called the customer',
+        source: 'comments',
+      },
+    ]);
+    // The source header never reached the API; only contract paths did.
+    const calls = received.slice(sent);
+    expect(calls.length).toBeGreaterThan(8);
+    for (const call of calls) expect(call.headers.has('x-change-source')).toBe(false);
+  });
+
+  it('keeps nothing for a refused write, and names an unknown source `console`', async () => {
+    const id = await createTicket();
+    const before = (await historyOf(id)).items.length;
+    const refused = await write(
+      admin,
+      'PUT',
+      `${TICKETS}/${id}`,
+      { Status: 'Nope' },
+      { source: 'editor' },
+    );
+    expect(refused.status).toBe(422);
+    const missing = await write(admin, 'PUT', `${TICKETS}/SUP-999999`, { Status: 'Open' });
+    expect(missing.status).toBe(404);
+    const unknownWatcher = await write(admin, 'POST', `${TICKETS}/${id}/watchers`, {
+      users: ['nobody-at-all@example.com'],
+    });
+    expect(unknownWatcher.status).toBe(422);
+    const missingComment = await write(admin, 'POST', `${TICKETS}/SUP-999999/comment`, 'Hello', {
+      type: 'text/plain',
+    });
+    expect(missingComment.status).toBe(404);
+    expect((await historyOf(id)).items).toHaveLength(before);
+    const stray = await sql<{
+      n: number;
+    }>`select count(*)::int as n from record_history where record_id = 'SUP-999999'`.execute(
+      bff.store.db,
+    );
+    expect(stray.rows[0]?.n).toBe(0);
+
+    expect(
+      (
+        await write(
+          admin,
+          'PUT',
+          `${TICKETS}/${id}`,
+          { Status: 'Open' },
+          { source: 'bulk-run:not-a-uuid' },
+        )
+      ).status,
+    ).toBe(200);
+    const runId = '0b9d4c1e-5f7a-4a8e-9c3d-2e1f0a9b8c7d';
+    expect(
+      (
+        await write(
+          admin,
+          'PUT',
+          `${TICKETS}/${id}`,
+          { Status: 'Pending' },
+          { source: `bulk-run:${runId}` },
+        )
+      ).status,
+    ).toBe(200);
+    const [latest, previous] = (await historyOf(id)).items;
+    expect(latest?.source).toBe(`bulk-run:${runId}`);
+    expect(previous?.source).toBe('console');
+  });
+
+  it('keeps a long value cut with a marker', async () => {
+    const id = await createTicket();
+    const long = 'x'.repeat(MAX_HISTORY_VALUE_CHARS * 3);
+    expect((await write(admin, 'PUT', `${TICKETS}/${id}`, { Description: long })).status).toBe(200);
+    const [entry] = (await historyOf(id)).items;
+    expect(entry?.field).toBe('Description');
+    expect(entry?.after).toBe(`${'x'.repeat(MAX_HISTORY_VALUE_CHARS)}${TRUNCATED_MARKER}`);
+  });
+
+  it('never writes a token, a cookie or a header to the table', async () => {
+    const id = await createTicket();
+    const sent = received.length;
+    expect(
+      (await write(admin, 'PUT', `${TICKETS}/${id}`, { Status: 'Open' }, { source: 'editor' }))
+        .status,
+    ).toBe(200);
+    const tokens = received
+      .slice(sent)
+      .map((call) => call.headers.get('authorization')?.replace(/^Bearer /, ''))
+      .filter((t): t is string => Boolean(t));
+    expect(tokens.length).toBeGreaterThan(0);
+    const rows = await sql<{
+      row: string;
+    }>`select row_to_json(h)::text as row from record_history h`.execute(bff.store.db);
+    const dump = rows.rows.map((r) => r.row).join('\n');
+    expect(dump).toContain(id);
+    for (const secret of [...tokens, admin, member, api.credentials.admin.clientSecret]) {
+      expect(dump).not.toContain(secret);
+    }
+    expect(dump.toLowerCase()).not.toContain('bearer');
+  });
+});
+
+describe('GET /bff/history/{recordType}/{alias}/{id}', () => {
+  it('answers whoever may read the record, and 404 to someone who may not', async () => {
+    const id = await createTicket();
+    const mine = await recordHistory(member, id);
+    expect(mine.status).toBe(200);
+    expect(HistoryPageSchema.parse(await mine.json()).items.length).toBeGreaterThan(0);
+    // Billing cannot read support tickets upstream: no history either, and no hint it exists.
+    const theirs = await recordHistory(billing, id);
+    expect(theirs.status).toBe(404);
+    expect(theirs.headers.get('content-type')).toBe('application/problem+json');
+    expect((await recordHistory(admin, 'SUP-999999')).status).toBe(404);
+    expect((await bff.api(`/bff/history/apps/support-tickets/${id}`)).status).toBe(401);
+  });
+
+  it('pages newest first with a cursor, and names a bad parameter', async () => {
+    const id = await createTicket();
+    for (const status of ['Open', 'Pending', 'Resolved']) {
+      expect((await write(admin, 'PUT', `${TICKETS}/${id}`, { Status: status })).status).toBe(200);
+    }
+    const all = (await historyOf(id)).items.map((e) => e.id);
+    expect(all).toHaveLength(5);
+    const first = await historyOf(id, '?first=2');
+    expect(first.items.map((e) => e.id)).toEqual(all.slice(0, 2));
+    const second = await historyOf(id, `?first=2&after=${first.next}`);
+    expect(second.items.map((e) => e.id)).toEqual(all.slice(2, 4));
+    const third = await historyOf(id, `?first=2&after=${second.next}`);
+    expect(third.items.map((e) => e.id)).toEqual(all.slice(4));
+    expect(third.next).toBeNull();
+
+    for (const [query, field] of [
+      ['?first=0', 'first'],
+      ['?first=500', 'first'],
+      ['?after=abc', 'after'],
+      ['?sort=up', '(body)'],
+    ] as const) {
+      const res = await recordHistory(admin, id, query);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { errors: { field: string }[] };
+      expect(body.errors.map((e) => e.field)).toContain(field);
+    }
+    const badType = await bff.api(`/bff/history/rockets/support-tickets/${id}`, { cookie: admin });
+    expect(badType.status).toBe(400);
+    expect(((await badType.json()) as { errors: { field: string }[] }).errors[0]?.field).toBe(
+      'recordType',
+    );
+  });
+});
+
+describe('the log survives', () => {
+  it('a restart of the store (PGlite on disk), and a failing store never fails the write', async () => {
+    const fs = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openStore } = await import('../../db/store.ts');
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bff-history-'));
+    try {
+      const store = await openStore({ kind: 'pglite', dataDir });
+      const first = await openBff(store);
+      const cookie = await signIn(first, 'admin');
+      const id = await createTicket();
+      expect(
+        (await write(cookie, 'PUT', `${TICKETS}/${id}`, { Status: 'Open' }, { h: first })).status,
+      ).toBe(200);
+      await first.close();
+      await store.close();
+
+      const reopened = await openStore({ kind: 'pglite', dataDir });
+      const second = await openBff(reopened);
+      const again = await signIn(second, 'admin');
+      const res = await second.api(`/bff/history/apps/support-tickets/${id}`, { cookie: again });
+      expect(HistoryPageSchema.parse(await res.json()).items.map(brief)).toEqual([
+        { kind: 'updated', field: 'Status', before: 'New', after: 'Open', source: 'console' },
+      ]);
+
+      // The table gone: the write still succeeds; the failure is logged and counted.
+      await sql`alter table record_history rename to record_history_away`.execute(reopened.db);
+      const ok = await write(
+        again,
+        'PUT',
+        `${TICKETS}/${id}`,
+        { Status: 'Pending' },
+        { h: second },
+      );
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as Record<string, string>)['Status']).toBe('Pending');
+      expect(second.logs.some((l) => l.includes('record history write failed'))).toBe(true);
+      expect(await second.metrics.registry.metrics()).toMatch(
+        /wsc_bff_history_write_failures_total 1\b/,
+      );
+      await sql`alter table record_history_away rename to record_history`.execute(reopened.db);
+      await second.close();
+      await reopened.close();
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** RFC 4180 rows of a CSV text (quoted fields, doubled quotes, CRLF). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += ch;
+  }
+  return rows;
+}
+
+describe('the administrators’ log', () => {
+  const list = async (query: string, cookie = admin) => {
+    const res = await bff.api(`/bff/history${query}`, { cookie });
+    expect(res.status, query).toBe(200);
+    return HistoryPageSchema.parse(await res.json());
+  };
+
+  it('is refused to everyone else with 403', async () => {
+    for (const path of ['/bff/history', '/bff/history/export.csv']) {
+      const res = await bff.api(path, { cookie: member });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+    }
+  });
+
+  it('filters by user, record type and time, and pages', async () => {
+    const id = await createTicket();
+    bff.clock.advance(10 * 60_000);
+    const at = new Date(bff.clock.now()).toISOString();
+    expect(
+      (
+        await write(
+          member,
+          'PUT',
+          `${TICKETS}/${id}`,
+          { Status: 'Open', Customer: 'Zed' },
+          { source: 'triage' },
+        )
+      ).status,
+    ).toBe(200);
+
+    const byMember = await list(`?user=${api.users.member.id}`);
+    expect(byMember.items.map((e) => e.actor.name)).toEqual(['Sam Agent', 'Sam Agent']);
+    expect(byMember.items.map((e) => [e.field, e.after, e.source])).toEqual([
+      ['Customer', 'Zed', 'triage'],
+      ['Status', 'Open', 'triage'],
+    ]);
+    const byName = await list('?user=sam%20AGENT');
+    expect(byName.items.map((e) => e.id)).toEqual(byMember.items.map((e) => e.id));
+    const fromNow = await list(`?from=${encodeURIComponent(at)}`);
+    expect(new Set(fromNow.items.map((e) => e.recordId))).toEqual(new Set([id]));
+    const beforeNow = await list(`?to=${encodeURIComponent(at)}&first=200`);
+    expect(beforeNow.items.length).toBeGreaterThan(0);
+    expect(beforeNow.items.every((e) => Date.parse(e.at) < Date.parse(at))).toBe(true);
+    expect((await list('?recordType=tasks')).items).toEqual([]);
+    expect((await list('?alias=customers')).items).toEqual([]);
+    const tickets = await list('?recordType=apps&alias=support-tickets&first=3');
+    expect(tickets.items).toHaveLength(3);
+    const next = await list(`?recordType=apps&alias=support-tickets&first=3&after=${tickets.next}`);
+    expect(Number(next.items[0]?.id)).toBeLessThan(Number(tickets.items[2]?.id));
+
+    for (const [query, field] of [
+      ['?from=yesterday', 'from'],
+      [`?from=${encodeURIComponent(at)}&to=2020-01-01T00:00:00Z`, 'to'],
+      ['?recordType=rockets', 'recordType'],
+      ['?first=201', 'first'],
+      ['?who=me', '(body)'],
+    ] as const) {
+      const res = await bff.api(`/bff/history${query}`, { cookie: admin });
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { errors: { field: string }[] };
+      expect(
+        body.errors.map((e) => e.field),
+        query,
+      ).toContain(field);
+    }
+  });
+
+  it('exports CSV: ISO times, formulas neutralized, every matching row across batches', async () => {
+    const id = await createTicket({ Title: '=HYPERLINK("http://evil")' });
+    const res = await bff.api(`/bff/history/export.csv?user=${api.users.admin.id}`, {
+      cookie: admin,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain('attachment');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // A byte order mark, so a spreadsheet reads UTF-8 (text() would drop it).
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...rows] = parseCsv(new TextDecoder().decode(bytes));
+    expect(header).toEqual([...HISTORY_CSV_HEADER]);
+    const title = rows.find((r) => r[5] === id && r[7] === 'Title');
+    expect(title).toEqual([
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      api.users.admin.id,
+      'Ada Admin',
+      'apps',
+      'support-tickets',
+      id,
+      'created',
+      'Title',
+      '',
+      `'=HYPERLINK("http://evil")`,
+      'create',
+    ]);
+    expect(rows.every((r) => r[1] === api.users.admin.id)).toBe(true);
+
+    // More rows than one batch reads (500): all of them, newest first, none twice.
+    const { historyStore } = await import('./history.store.ts');
+    const store = historyStore(bff.store.db, { retentionMs: bff.config.historyRetentionMs });
+    const actor = { id: `bulk-actor-${Date.now()}`, name: 'Bulk Actor' };
+    for (let n = 0; n < 12; n++) {
+      await store.append(
+        {
+          region: 'default',
+          recordType: 'apps',
+          alias: 'support-tickets',
+          recordId: `SUP-B${n}`,
+          kind: 'updated',
+          actor,
+          source: 'console',
+          at: bff.clock.now(),
+          fields: Array.from({ length: 100 }, (_, i) => ({
+            field: `F${i}`,
+            before: null,
+            after: `${n}.${i}`,
+          })),
+        },
+        crypto.randomUUID(),
+      );
+    }
+    const big = await bff.api(`/bff/history/export.csv?user=${actor.id}`, { cookie: admin });
+    const bigRows = parseCsv(await big.text()).slice(1);
+    expect(bigRows).toHaveLength(1200);
+    expect(new Set(bigRows.map((r) => `${r[5]}/${r[7]}`)).size).toBe(1200);
+    expect(bigRows[0]?.slice(5, 10)).toEqual(['SUP-B11', 'updated', 'F99', '', '11.99']);
+  });
+});

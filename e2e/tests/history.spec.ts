@@ -1,0 +1,239 @@
+// The record history in Chromium (issue 15): the admin edits a field in the editor and the record's
+// History tab shows the change with before, after and source Editor; a triage change shows Triage
+// and a bulk run "Bulk run #<id>"; a change made straight through the API is not listed, but named
+// from the record's own audit fields; the agent, in a second browser context, reads the tab of a
+// record they may read. Both profiles: the BFF keeps the history, the source header never reaches
+// the API (the hosted run's Prism would fail the suite on it).
+import fs from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+
+import { HISTORY_CSV_HEADER } from '@wsc/api-client/bff-history';
+
+import { parseCsv } from '../../apps/web/src/testing/parse-csv.ts';
+import {
+  auditField,
+  expect,
+  handleOf,
+  newPerson,
+  saveScreenshot,
+  signIn,
+  test,
+} from '../fixtures.ts';
+
+async function openHistory(page: Page, url: string): Promise<Locator> {
+  await page.goto(url);
+  const panel = page.getByRole('dialog');
+  await panel.getByRole('tab', { name: 'History' }).click();
+  const tab = panel.getByRole('tabpanel', { name: 'History' });
+  await expect(tab).toContainText('Changes made outside the console are not listed.');
+  return tab;
+}
+
+/** The name the console shows for the signed-in person (the history's `who`). */
+async function shownName(page: Page): Promise<string> {
+  const session = (await (await page.request.get('/bff/session')).json()) as {
+    user: { firstName?: string; lastName?: string; email?: string; clientId: string };
+  };
+  const user = session.user;
+  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email || user.clientId;
+}
+
+/** Saves one select field of a record in the editor, and waits for the write. */
+async function editSelect(page: Page, url: string, field: string, value: string) {
+  await page.goto(url);
+  const panel = page.getByRole('dialog');
+  await panel.getByLabel(field).selectOption(value);
+  const saved = page.waitForResponse(
+    (r) => r.request().method() === 'PUT' && r.url().includes(`/api/v1/`),
+  );
+  await panel.getByRole('button', { name: 'Save changes' }).click();
+  expect((await saved).status()).toBe(200);
+  await expect(panel.getByText('Unsaved changes')).toHaveCount(0);
+}
+
+/** The change (list item) whose source is `source`. */
+const change = (tab: Locator, source: string | RegExp) =>
+  tab
+    .getByRole('list', { name: 'Changes' })
+    .getByRole('listitem')
+    .filter({ has: tab.page().getByLabel('Source').getByText(source) });
+
+test.describe('record history', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('editor, triage and bulk run changes show with before, after and source; the agent reads them too', async ({
+    page,
+    browser,
+    login,
+    tickets,
+    adminApi,
+    creds,
+    axe,
+    profile,
+  }) => {
+    const tag = `History ${Date.now().toString(36)}`;
+    const id = handleOf(
+      await adminApi.createRecord(tickets.recordType, tickets.alias, {
+        Title: `Scanner offline (${tag})`,
+        Status: 'New',
+        Severity: 'Low',
+        Customer: tag,
+      }),
+      tickets,
+    );
+    const recordUrl = `${tickets.url}/${id}`;
+    await login('admin');
+
+    // 1. The editor: Severity Low -> High.
+    await editSelect(page, recordUrl, 'Severity', 'High');
+
+    let tab = await openHistory(page, `${recordUrl}?tab=details`);
+    const edit = change(tab, 'Editor');
+    await expect(edit).toHaveCount(1);
+    await expect(edit).toContainText(await shownName(page));
+    await expect(edit.getByRole('listitem')).toHaveText([/^Severity\s*Low\s*High$/]);
+    await expect(edit.locator('time')).toHaveText(/just now|seconds? ago|minute ago/);
+    await expect(edit.locator('time')).toHaveAttribute('title', /\d/);
+    await axe('history tab');
+    await saveScreenshot(page, 'history-tab');
+
+    // 2. Triage: `2` sets the second status (Open).
+    await page.goto(`${tickets.url}/triage?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    await expect(page.getByTestId('triage-record-id')).toHaveText(id);
+    await page.keyboard.press('2');
+    await expect(page.getByTestId('triage-status')).toContainText(`${id}: Status → Open`);
+    tab = await openHistory(page, recordUrl);
+    await expect(change(tab, 'Triage').getByRole('listitem')).toHaveText([/^Status\s*New\s*Open$/]);
+
+    // 3. A bulk run: Severity High -> Medium, named by the run's id.
+    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    await page.getByRole('checkbox', { name: `Select ${id}` }).check();
+    await page.getByRole('button', { name: 'Change fields…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change 1 record' });
+    await dialog.getByLabel('Field 1').selectOption('Severity');
+    await dialog.getByLabel('New Severity').selectOption('Medium');
+    await dialog.getByRole('button', { name: 'Preview changes' }).click();
+    const kept = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith('/bff/bulk-runs'),
+    );
+    await dialog.getByRole('button', { name: 'Apply to 1 record' }).click();
+    const runId = ((await (await kept).json()) as { id: string }).id;
+    await expect(dialog.getByTestId('bulk-summary')).toHaveText('1 changed.', { timeout: 20_000 });
+    tab = await openHistory(page, recordUrl);
+    const run = change(tab, `Bulk run #${runId.slice(0, 8)}`);
+    await expect(run.getByRole('listitem')).toHaveText([/^Severity\s*High\s*Medium$/]);
+    // Newest first: the bulk run, the triage change, the edit.
+    await expect(tab.getByLabel('Source')).toHaveText([
+      `Bulk run #${runId.slice(0, 8)}`,
+      'Triage',
+      'Editor',
+    ]);
+
+    // 4. A change straight through the API is not listed; the record's audit fields name it. It
+    // is told apart by being later than the newest console change (beyond the half second of
+    // clock slack the tab allows), so it is made a second after the bulk run.
+    await page.waitForTimeout(1_000);
+    await adminApi.updateRecord(tickets.recordType, tickets.alias, id, {
+      Customer: `${tag} (API)`,
+    });
+    tab = await openHistory(page, recordUrl);
+    await expect(tab.getByLabel('Source')).toHaveCount(3);
+    const updatedAt = (await adminApi.getRecord(tickets.recordType, tickets.alias, id)).record[
+      auditField(tickets, 'updated')
+    ];
+    if (updatedAt) {
+      await expect(tab.getByRole('note')).toContainText('Last changed outside the console:');
+    } else {
+      // A server without the audit field in its replies: nothing to say, and nothing made up.
+      expect(profile).toBe('hosted');
+      await expect(tab.getByRole('note')).toHaveCount(0);
+    }
+
+    // 5. The agent, in a browser of their own, reads the tab of a record they may read.
+    const agent = await newPerson(browser);
+    try {
+      await agent.page.goto('/');
+      await signIn(agent.page, creds.agent);
+      await expect(agent.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      // The whole log is for administrators: no link for the agent.
+      await expect(agent.page.getByRole('link', { name: 'History' })).toHaveCount(0);
+      const theirs = await openHistory(agent.page, `${recordUrl}?tab=history`);
+      await expect(theirs.getByLabel('Source')).toHaveText([
+        `Bulk run #${runId.slice(0, 8)}`,
+        'Triage',
+        'Editor',
+      ]);
+      await expect(change(theirs, 'Editor').getByRole('listitem')).toHaveText([
+        /^Severity\s*Low\s*High$/,
+      ]);
+    } finally {
+      await agent.context.close();
+    }
+  });
+
+  test('the administrators’ log filters by user and record type and exports the selection as CSV', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+    axe,
+  }) => {
+    const tag = `Log ${Date.now().toString(36)}`;
+    const id = handleOf(
+      await adminApi.createRecord(tickets.recordType, tickets.alias, {
+        Title: `Badge printer (${tag})`,
+        Status: 'New',
+        Severity: 'Low',
+        Customer: tag,
+      }),
+      tickets,
+    );
+    await login('admin');
+    await editSelect(page, `${tickets.url}/${id}`, 'Severity', 'Critical');
+    const name = await shownName(page);
+    // The record panel is modal: closed, the sidebar is reachable again.
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    await page.getByRole('link', { name: 'History' }).click();
+    await expect(page.getByRole('heading', { name: 'History', level: 1 })).toBeVisible();
+    const form = page.getByRole('form', { name: 'Filter history' });
+    await form.getByLabel('User').fill(name);
+    await form.getByLabel('Record type').selectOption({ label: tickets.name });
+    await form.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page.getByRole('status', { name: 'Loading history' })).toHaveCount(0);
+    const changes = page.getByRole('list', { name: 'Changes' }).getByRole('listitem');
+    const mine = changes.filter({ hasText: `${tickets.alias}/${id}` });
+    await expect(mine.first()).toContainText('Severity');
+    await expect(mine.first().getByRole('listitem')).toHaveText([/^Severity\s*Low\s*Critical$/]);
+    // Every change listed is the admin's, to this record type.
+    const actors = await page.getByTestId('history-actor').allTextContents();
+    expect(actors.length).toBeGreaterThan(0);
+    expect(new Set(actors)).toEqual(new Set([name]));
+    await axe('history log');
+    await saveScreenshot(page, 'history-log');
+
+    // A user who changed nothing: no changes.
+    await form.getByLabel('User').fill(`nobody-${tag}`);
+    await form.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page.getByText('No changes match these filters.')).toBeVisible();
+    await form.getByLabel('User').fill(name);
+    await form.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(mine.first()).toBeVisible();
+
+    // The same selection as CSV: parsed back, the edit is there.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    const text = await fs.readFile(await download.path(), 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const [header, ...rows] = parseCsv(text.slice(1));
+    expect(header).toEqual([...HISTORY_CSV_HEADER]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r[2]))).toEqual(new Set([name]));
+    expect(new Set(rows.map((r) => r[4]))).toEqual(new Set([tickets.alias]));
+    const edit = rows.find((r) => r[5] === id && r[7] === 'Severity');
+    expect(edit?.slice(6)).toEqual(['updated', 'Severity', 'Low', 'Critical', 'editor']);
+    expect(edit?.[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+});

@@ -1,0 +1,104 @@
+// Replies and queries of the BFF's record history (`/bff/history`): every change made through the
+// console, written by the BFF's proxy after the upstream accepted it (ADR 0024). The API has no
+// history of its own, so changes made elsewhere are not in it. Shared by the BFF (which validates
+// and answers with them) and the console (which parses with them).
+import { z } from 'zod';
+
+import { RecordTypeSchema } from './common.ts';
+
+/** The header row of `GET /bff/history/export.csv`, one column per entry member. */
+export const HISTORY_CSV_HEADER = [
+  'At (UTC)',
+  'User id',
+  'User',
+  'Record type',
+  'Alias',
+  'Record',
+  'Kind',
+  'Field',
+  'Before',
+  'After',
+  'Source',
+] as const;
+
+/** Entries one page holds at most (the default is 50). */
+export const MAX_HISTORY_PAGE = 200;
+
+/**
+ * Where in the console a change was made, as the console names it in `X-Change-Source`:
+ * `editor`, `triage`, `create`, `comments`, `related-items`, `attachments`, `watchers`,
+ * `bulk-run:<run id>` (`bulk-run` for a run too large to keep for undo), `undo:<run id>`; `console`
+ * when the header was missing or not one of these.
+ */
+export const CHANGE_SOURCE_PATTERN =
+  /^(?:console|editor|triage|create|comments|related-items|attachments|watchers|bulk-run|(?:bulk-run|undo):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** What kind of change an entry records (the proxy's classification of the write). */
+export const HistoryKindSchema = z.enum([
+  'created',
+  'updated',
+  'related-item-added',
+  'related-item-removed',
+  'attachment-added',
+  'attachment-removed',
+  'watchers-changed',
+  'comment-added',
+]);
+export type HistoryKind = z.infer<typeof HistoryKindSchema>;
+
+/**
+ * One entry: one field of one change (a change of three fields is three entries with one
+ * `changeId`). `before`/`after` are the values as the API sent them (text, usually), null where
+ * there was none; a value longer than the BFF keeps ends in `… [truncated]`.
+ */
+export const HistoryEntrySchema = z.object({
+  id: z.string(),
+  changeId: z.string(),
+  at: z.iso.datetime(),
+  actor: z.object({ id: z.string(), name: z.string() }),
+  recordType: RecordTypeSchema,
+  alias: z.string(),
+  recordId: z.string(),
+  kind: HistoryKindSchema,
+  field: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  source: z.string(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+/** A page, newest first; `next` is the cursor of the following (older) page, null at the end. */
+export const HistoryPageSchema = z.object({
+  items: z.array(HistoryEntrySchema),
+  next: z.string().nullable(),
+});
+export type HistoryPage = z.infer<typeof HistoryPageSchema>;
+
+const CursorSchema = z.string().regex(/^[1-9]\d{0,17}$/, 'Not a cursor this list gave');
+const FirstSchema = z.coerce.number().int().min(1).max(MAX_HISTORY_PAGE);
+
+/** `GET /bff/history/{recordType}/{alias}/{id}` query. */
+export const RecordHistoryQuerySchema = z
+  .object({ after: CursorSchema.optional(), first: FirstSchema.optional() })
+  .strict();
+export type RecordHistoryQuery = { after?: string; first?: number };
+
+/** `GET /bff/history` and `GET /bff/history/export.csv` query (administrators). */
+export const HistoryQuerySchema = z
+  .object({
+    /** An actor id as entries carry it, or an actor's name as shown (any case). */
+    user: z.string().min(1).max(200).optional(),
+    recordType: RecordTypeSchema.optional(),
+    alias: z.string().min(1).max(200).optional(),
+    /** ISO 8601 times; `from` inclusive, `to` exclusive. */
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
+    after: CursorSchema.optional(),
+    first: FirstSchema.optional(),
+  })
+  .strict()
+  .refine((q) => !(q.from && q.to) || Date.parse(q.from) <= Date.parse(q.to), {
+    path: ['to'],
+    message: 'Must not be before from',
+  });
+export type HistoryQuery = Omit<z.input<typeof HistoryQuerySchema>, 'first'> & { first?: number };
