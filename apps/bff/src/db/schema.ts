@@ -103,6 +103,24 @@ export type BulkRunsTable = {
   expires_at: Millis;
 };
 
+/** One live event stream (a console tab) and the record it shows, if any (migration 0008). */
+export type PresenceTable = {
+  connection_id: string;
+  /** The session the stream belongs to: `PUT /bff/presence` may only name its own streams. */
+  session_hash: string;
+  /** The BFF process serving the stream: it refreshes `expires_at` while the stream lives. */
+  instance_id: string;
+  region: string;
+  user_id: string;
+  user_name: string;
+  record_type: string | null;
+  alias: string | null;
+  record_id: string | null;
+  editing: Generated<boolean>;
+  since: Millis;
+  expires_at: Millis;
+};
+
 export type BffDatabase = {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
@@ -111,4 +129,5 @@ export type BffDatabase = {
   user_preferences: UserPreferencesTable;
   workspace_definitions: WorkspaceDefinitionsTable;
   bulk_runs: BulkRunsTable;
+  presence: PresenceTable;
 };

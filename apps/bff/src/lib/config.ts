@@ -1,5 +1,5 @@
 // The BFF's runtime configuration: built from env in production, written directly by tests.
-import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
+import { MAX_EVENT_STREAMS_PER_SESSION, MAX_UPLOAD_BYTES } from '@wsc/api-client';
 
 import type { Env } from '../env.ts';
 import type { Identity } from './identities.ts';
@@ -58,6 +58,30 @@ export type BffConfig = {
   trustProxy: number;
   /** A token is refreshed once this fraction of its lifetime has passed. */
   tokenRefreshRatio: number;
+  /** `GET /bff/events` and `PUT /bff/presence` (ADR 0023). */
+  liveEvents: LiveEventsConfig;
+};
+
+/** The live events' bounds and timings. */
+export type LiveEventsConfig = {
+  /** Event streams this instance holds at most (BFF_MAX_EVENT_STREAMS); more get 429. */
+  maxStreams: number;
+  /** Event streams one session holds at most (a tab each); more get 429. */
+  maxStreamsPerSession: number;
+  /** A comment line goes to every stream this often; the session is checked as often. */
+  heartbeatMs: number;
+  /**
+   * A presence row lives this long unless its instance refreshes it (every quarter of it); any
+   * instance sweeps expired rows as often, so a dead instance's users vanish within 1.25x this
+   * (BFF_PRESENCE_TTL_MS).
+   */
+  presenceTtlMs: number;
+  /** Bytes queued for a stream that does not read before it is dropped. */
+  maxQueueBytes: number;
+  /** Presence changes one stream may make per window. */
+  presencePuts: { max: number; windowMs: number };
+  /** The `retry:` hint: how long the browser waits before reconnecting a dropped stream. */
+  retryMs: number;
 };
 
 /** Timeouts and the connection cap of the BFF's own HTTP server. */
@@ -149,6 +173,15 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     loginRateLimit: { max: 10, windowMs: 5 * 60_000 },
     trustProxy: 0,
     tokenRefreshRatio: 0.9,
+    liveEvents: {
+      maxStreams: 1_000,
+      maxStreamsPerSession: MAX_EVENT_STREAMS_PER_SESSION,
+      heartbeatMs: 15_000,
+      presenceTtlMs: 20_000,
+      maxQueueBytes: 256 * 1024,
+      presencePuts: { max: 30, windowMs: 10_000 },
+      retryMs: 2_000,
+    },
   };
 }
 
@@ -197,6 +230,11 @@ export function configFromEnv(env: Env): BffConfig {
       perRegion: env.BFF_MAX_IN_FLIGHT_PER_REGION,
     },
     publicOrigins: env.BFF_PUBLIC_ORIGIN ?? null,
+    liveEvents: {
+      ...defaultConfig().liveEvents,
+      maxStreams: env.BFF_MAX_EVENT_STREAMS,
+      presenceTtlMs: env.BFF_PRESENCE_TTL_MS,
+    },
     trustProxy: env.BFF_TRUST_PROXY,
     server: {
       headersTimeoutMs: env.BFF_HEADERS_TIMEOUT_MS,
