@@ -1,7 +1,11 @@
 // Reads a Server-Sent Event stream the way a browser's EventSource does (named events, comment
 // lines, the retry hint), for the live events tests and the two-instance integration test.
-import type { HelloEvent, PresenceEvent, RecordChangedEvent } from '@wsc/api-client';
-import { HelloEventSchema, PresenceEventSchema, RecordChangedEventSchema } from '@wsc/api-client';
+import type { HelloEvent, PresenceEvent, RecordChangedEvent } from '@wsc/api-client/bff-events';
+import {
+  HelloEventSchema,
+  PresenceEventSchema,
+  RecordChangedEventSchema,
+} from '@wsc/api-client/bff-events';
 
 export type SseMessage =
   | { kind: 'hello'; data: HelloEvent }

@@ -11,7 +11,6 @@ export * from './schemas/activity.ts';
 export * from './schemas/bff.ts';
 export * from './schemas/bff-saved-views.ts';
 export * from './schemas/bff-bulk-runs.ts';
-export * from './schemas/bff-events.ts';
 export * from './errors.ts';
 export * from './retry.ts';
 export * from './parse-response.ts';

@@ -1,5 +1,6 @@
 // The BFF's runtime configuration: built from env in production, written directly by tests.
-import { MAX_EVENT_STREAMS_PER_SESSION, MAX_UPLOAD_BYTES } from '@wsc/api-client';
+import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
+import { MAX_EVENT_STREAMS_PER_SESSION } from '@wsc/api-client/bff-events';
 
 import type { Env } from '../env.ts';
 import type { Identity } from './identities.ts';

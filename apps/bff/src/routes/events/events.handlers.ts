@@ -2,7 +2,7 @@
 // the streams. Refusals are thrown problems the app's onError renders.
 import type { Context } from 'hono';
 
-import { PresenceInputSchema } from '@wsc/api-client';
+import { PresenceInputSchema } from '@wsc/api-client/bff-events';
 
 import type { AppEnv } from '../../lib/app-env.ts';
 import type { BffConfig } from '../../lib/config.ts';

@@ -6,14 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 
+import type { Definition } from '@wsc/api-client';
 import type {
-  Definition,
   PresenceEntry,
   PresenceEvent,
   PresenceInput,
   RecordChangedEvent,
-} from '@wsc/api-client';
-import { RecordChangedEventSchema } from '@wsc/api-client';
+} from '@wsc/api-client/bff-events';
+import { RecordChangedEventSchema } from '@wsc/api-client/bff-events';
 
 import type { BffDatabase } from '../../db/schema.ts';
 import type { SessionRecord, SessionStore } from '../../db/store.ts';

@@ -3,7 +3,8 @@
 // sweeps rows past it, so a dead instance's users vanish. Reads are per region and bounded.
 import type { Kysely, Selectable } from 'kysely';
 
-import type { PresenceEntry, PresenceRecord, RecordType } from '@wsc/api-client';
+import type { RecordType } from '@wsc/api-client';
+import type { PresenceEntry, PresenceRecord } from '@wsc/api-client/bff-events';
 
 import type { BffDatabase, PresenceTable } from '../../db/schema.ts';
 

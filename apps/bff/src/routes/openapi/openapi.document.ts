@@ -14,7 +14,6 @@ import {
   CreateViewSchema,
   LoginInputSchema,
   LoginResultSchema,
-  PresenceInputSchema,
   ProblemSchema,
   SampleInputSchema,
   SampleResultSchema,
@@ -27,6 +26,7 @@ import {
   WorkspaceEntrySchema,
   WorkspaceSchema,
 } from '@wsc/api-client';
+import { PresenceInputSchema } from '@wsc/api-client/bff-events';
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';

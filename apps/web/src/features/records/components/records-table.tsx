@@ -2,9 +2,12 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ChevronsUpDown, Lock } from 'lucide-react';
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 
-import type { Definition, Field, RecordData } from '@wsc/api-client';
+import type { Definition, Field, RecordData, RecordType } from '@wsc/api-client';
+import type { PresenceEntry } from '@wsc/api-client/bff-events';
 import { recordHandle } from '@wsc/api-client';
 
+import { PresenceMarker } from '@/components/live/presence-marker.tsx';
+import { useRecordsWithPresence } from '@/lib/use-live-presence.ts';
 import { cn } from '@/lib/utils.ts';
 import { wantsNextPage } from '@/queries/paging.ts';
 
@@ -90,6 +93,8 @@ export function RecordsTable({
 }: RecordsTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const fields = useMemo(() => allFields(definition), [definition]);
+  // Records someone else has open get a marker in their first cell.
+  const presence = useRecordsWithPresence(definition.recordType as RecordType, definition.alias);
 
   const tableColumns = useMemo<TableColumn[]>(() => {
     const byName = new Map(fields.map((f) => [f.name, f]));
@@ -191,6 +196,7 @@ export function RecordsTable({
                 toggle={toggle}
                 open={open}
                 href={href}
+                others={id === undefined ? undefined : presence.get(id)}
               />
             );
           })}
@@ -302,6 +308,7 @@ const RecordRow = memo(function RecordRow({
   toggle,
   open,
   href,
+  others,
 }: {
   record: RecordData;
   /** The record's handle; undefined: it cannot be opened (`blocked` says why). */
@@ -316,6 +323,8 @@ const RecordRow = memo(function RecordRow({
   toggle: (id: string) => void;
   open: (id: string) => void;
   href: (id: string) => string;
+  /** Who else has the record open (a marker in the first cell). */
+  others: PresenceEntry[] | undefined;
 }) {
   return (
     <tr
@@ -354,6 +363,11 @@ const RecordRow = memo(function RecordRow({
           key={field.name}
           className="overflow-clip border-b px-3 align-middle text-ellipsis whitespace-nowrap"
         >
+          {index === 0 && others && (
+            <span className="mr-1.5 inline-flex align-middle">
+              <PresenceMarker entries={others} />
+            </span>
+          )}
           {index === 0 && blocked && (
             <span className="text-muted-foreground mr-1.5 inline-flex align-middle">
               <Lock aria-hidden="true" className="size-3.5" />

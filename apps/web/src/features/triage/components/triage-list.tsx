@@ -3,7 +3,9 @@ import { Loader2 } from 'lucide-react';
 import { memo, useEffect, useRef } from 'react';
 
 import type { Definition } from '@wsc/api-client';
+import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
+import { PresenceMarker } from '@/components/live/presence-marker.tsx';
 import { cn } from '@/lib/utils.ts';
 
 import type { TriageRow } from '../api/triage-queries.ts';
@@ -23,6 +25,7 @@ export function TriageList({
   fields,
   onPick,
   loadingMore,
+  presence,
 }: {
   definition: Definition;
   rows: TriageRow[];
@@ -30,6 +33,8 @@ export function TriageList({
   fields: TriageFields;
   onPick: (id: string) => void;
   loadingMore: boolean;
+  /** Who else has which record open: a marker on their items. */
+  presence: ReadonlyMap<string, PresenceEntry[]>;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -68,6 +73,7 @@ export function TriageList({
               titleField={definition.titleField}
               fields={fields}
               onPick={onPick}
+              others={presence.get(row.id)}
             />
           );
         })}
@@ -91,6 +97,7 @@ const QueueItem = memo(function QueueItem({
   titleField,
   fields,
   onPick,
+  others,
 }: {
   row: TriageRow;
   top: number;
@@ -98,6 +105,7 @@ const QueueItem = memo(function QueueItem({
   titleField: string | undefined;
   fields: TriageFields;
   onPick: (id: string) => void;
+  others: PresenceEntry[] | undefined;
 }) {
   const status = fields.status ? row[fields.status.name] : undefined;
   const severity = fields.severity ? row[fields.severity.name] : undefined;
@@ -114,6 +122,7 @@ const QueueItem = memo(function QueueItem({
       >
         <span className="flex items-center gap-2 text-xs">
           <span className="text-muted-foreground font-mono">{row.id}</span>
+          <PresenceMarker entries={others} />
           {status && <span className="rounded border px-1 py-px">{status}</span>}
           {severity && <span className="text-muted-foreground">{severity}</span>}
         </span>

@@ -2,6 +2,7 @@ import { ChevronDown, ChevronUp, Keyboard, Loader2 } from 'lucide-react';
 
 import { Button } from '@/components/ui/button.tsx';
 import { formatCount } from '@/lib/format.ts';
+import { cn } from '@/lib/utils.ts';
 
 /**
  * The triage header: where the user is in the queue, the filter and what was left out, the last
@@ -21,6 +22,8 @@ export function TriageToolbar({
   onMove,
   onUndo,
   onHelp,
+  skipEditing,
+  onSkipEditingChange,
   actions,
 }: {
   /** Records in the queue; `undefined` while it loads. */
@@ -41,6 +44,9 @@ export function TriageToolbar({
   onMove: (delta: number) => void;
   onUndo: () => void;
   onHelp: () => void;
+  /** Whether j/k pass over records someone else is editing. */
+  skipEditing: boolean;
+  onSkipEditingChange: (next: boolean) => void;
   actions?: React.ReactNode;
 }) {
   const position =
@@ -82,12 +88,36 @@ export function TriageToolbar({
       <p
         role="status"
         aria-live="polite"
-        className="text-muted-foreground min-w-0 flex-1 truncate text-sm"
+        className="text-muted-foreground min-w-[16rem] flex-1 truncate text-sm"
         data-testid="triage-status"
       >
         {busy && <Loader2 className="mr-1 inline size-3.5 animate-spin" aria-hidden="true" />}
         {status}
       </p>
+      {/* A switch rather than a checkbox: focus on it leaves j/k working (inputs take keys). */}
+      <button
+        type="button"
+        role="switch"
+        aria-checked={skipEditing}
+        onClick={() => onSkipEditingChange(!skipEditing)}
+        className="text-muted-foreground hover:text-foreground focus-visible:ring-ring/50 flex items-center gap-1.5 rounded-sm text-xs outline-none focus-visible:ring-[3px]"
+      >
+        <span
+          aria-hidden="true"
+          className={cn(
+            'relative inline-block h-3.5 w-6 rounded-full transition-colors',
+            skipEditing ? 'bg-primary' : 'bg-muted-foreground/40',
+          )}
+        >
+          <span
+            className={cn(
+              'bg-background absolute top-0.5 size-2.5 rounded-full transition-all',
+              skipEditing ? 'left-3' : 'left-0.5',
+            )}
+          />
+        </span>
+        Skip records others are editing
+      </button>
       <div className="ml-auto flex items-center gap-1">
         <Button
           variant="ghost"
