@@ -159,6 +159,12 @@ export function createLiveHub(deps: {
   const streamsIn = (region: string) => [...streams.values()].filter((s) => s.region === region);
 
   const apply = (region: string, rows: Awaited<ReturnType<typeof presence.openRecords>>) => {
+    // A read that finished after the region's last stream left: nobody here to tell, and a
+    // picture kept now would be stale when a stream of the region opens again.
+    if (openingCount === 0 && streamsIn(region).length === 0) {
+      known.delete(region);
+      return;
+    }
     const next = new Map<string, Entry>();
     for (const row of rows) {
       const entry = toEntry(row);
