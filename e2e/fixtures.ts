@@ -4,7 +4,7 @@
 // check that fails on any WCAG 2.x A/AA violation.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { APIRequest, Page } from '@playwright/test';
+import type { APIRequest, Browser, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect } from '@playwright/test';
 
@@ -110,6 +110,49 @@ export function handleOf(record: RecordData, definition: Pick<Definition, 'handl
   const handle = recordHandle(record, definition);
   if (!handle) throw new Error(`record without a handle: ${JSON.stringify(record)}`);
   return handle;
+}
+
+/**
+ * Tickets only one spec filters on (`Customer` is the tag), created in Priority order (1, 2, ...)
+ * so the service's own order (creation) and a Priority sort agree; their handles in that order.
+ *
+ * @example
+ * const ids = await createTaggedQueue(adminApi, tickets, tag, ['Printer jams', 'VPN drops']);
+ */
+export async function createTaggedQueue(
+  api: ApiClient,
+  definition: Definition,
+  tag: string,
+  titles: string[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, title] of titles.entries()) {
+    const record = await api.createRecord(definition.recordType as 'apps', definition.alias, {
+      Title: `${title} (${tag})`,
+      Status: 'New',
+      Severity: 'Low',
+      Customer: tag,
+      Priority: String(i + 1),
+    });
+    ids.push(handleOf(record, definition));
+  }
+  return ids;
+}
+
+/**
+ * A second person's browser: a context of its own (its own cookies), set up like the suite's.
+ *
+ * @example
+ * const agent = await newPerson(browser);
+ * await signIn(agent.page, creds.agent);
+ */
+export async function newPerson(browser: Browser) {
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    timezoneId: 'Europe/Paris',
+    locale: 'en-GB',
+  });
+  return { context, page: await context.newPage() };
 }
 
 /**

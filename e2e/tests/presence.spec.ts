@@ -3,11 +3,9 @@
 // a field; B's list marks the record A has open; B stepping into the form of the record A edits is
 // asked first; B's triage `j` passes over the record A edits and says so (and stops doing that
 // when the toggle is off); when A closes the record, B's marker goes.
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 
-import type { ApiClient, Definition } from '@wsc/api-client';
-
-import { expect, handleOf, saveScreenshot, signIn, test } from '../fixtures.ts';
+import { createTaggedQueue, expect, newPerson, saveScreenshot, signIn, test } from '../fixtures.ts';
 
 type Me = { user: { firstName?: string; lastName?: string; email?: string } };
 
@@ -16,31 +14,6 @@ async function sessionName(request: APIRequestContext): Promise<string> {
   expect(res.ok()).toBe(true);
   const user = ((await res.json()) as Me).user;
   return [user.firstName, user.lastName].filter(Boolean).join(' ') || (user.email ?? '');
-}
-
-async function newPerson(browser: Browser) {
-  const context = await browser.newContext({
-    baseURL: process.env.E2E_BASE_URL,
-    timezoneId: 'Europe/Paris',
-    locale: 'en-GB',
-  });
-  return { context, page: await context.newPage() };
-}
-
-/** Three records only this spec filters on, created in Priority order. */
-async function createQueue(api: ApiClient, definition: Definition, tag: string) {
-  const ids: string[] = [];
-  for (const [i, title] of ['Fax on fire', 'Mouse missing', 'Coffee cold'].entries()) {
-    const record = await api.createRecord(definition.recordType as 'apps', definition.alias, {
-      Title: `${title} (${tag})`,
-      Status: 'New',
-      Severity: 'Low',
-      Customer: tag,
-      Priority: String(i + 1),
-    });
-    ids.push(handleOf(record, definition));
-  }
-  return ids;
 }
 
 const notice = (page: Page) => page.getByTestId('presence-notice');
@@ -57,7 +30,11 @@ test.describe('presence', () => {
     creds,
   }) => {
     const tag = `Presence ${Date.now().toString(36)}`;
-    const ids = await createQueue(adminApi, tickets, tag);
+    const ids = await createTaggedQueue(adminApi, tickets, tag, [
+      'Fax on fire',
+      'Mouse missing',
+      'Coffee cold',
+    ]);
     const [first, edited, third] = ids as [string, string, string];
     const search = `filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Priority`;
     const agent = await newPerson(browser);

@@ -5,11 +5,18 @@
 // is arranged through the API's published group endpoints and put back afterwards. The hosted
 // run adds a credential the operator did not name: it cannot be told apart as a group member, so
 // the share dialog offers everyone in the region only, and says why.
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 
 import type { ApiClient, Group } from '@wsc/api-client';
 
-import { expect, expectNoAxeViolations, saveScreenshot, signIn, test } from '../fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  newPerson,
+  saveScreenshot,
+  signIn,
+  test,
+} from '../fixtures.ts';
 
 const CSRF = { 'X-CSRF': '1' };
 
@@ -69,15 +76,6 @@ async function arrangeGroups(api: ApiClient, userId: string) {
     undo.push(() => api.addGroupMembers(id, [userId]));
   }
   return { inside, outside, restore: async () => Promise.all(undo.map((f) => f())) };
-}
-
-async function newPerson(browser: Browser) {
-  const context = await browser.newContext({
-    baseURL: process.env.E2E_BASE_URL,
-    timezoneId: 'Europe/Paris',
-    locale: 'en-GB',
-  });
-  return { context, page: await context.newPage() };
 }
 
 async function openViewMenu(page: Page, name: string) {

@@ -161,6 +161,13 @@ export async function createHarness(
     if (!options.upstream) await upstream.close();
   };
 
+  /** Open client connections of the loopback server (0 when not listening). */
+  const connections = () =>
+    new Promise<number>((resolve) => {
+      if (!server) resolve(0);
+      else server.getConnections((error, count) => resolve(error ? -1 : count));
+    });
+
   if (options.socket) base = await listen();
 
   /** The Origin a same-origin browser would send. */
@@ -179,6 +186,7 @@ export async function createHarness(
     login,
     api,
     listen,
+    connections,
     close,
     origin,
   };

@@ -5,12 +5,10 @@
 // instance 1 dies (SIGKILL: no cleanup) its users vanish from instance 2's streams once their rows
 // expire. Region `eu`, so the suite's other files (region `default`) never see these rows.
 // Needs a PostgreSQL server: runs when TEST_BFF_DATABASE_URL is set (npm test starts one).
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +22,7 @@ import { createLogger } from '../src/lib/logger.ts';
 import { createRecordChangeBus } from '../src/lib/record-changes.ts';
 import { startServer } from '../src/lib/server.ts';
 import { SESSION_COOKIE } from '../src/lib/sessions.ts';
+import { startBffProcess } from './bff-process.ts';
 import { openEventStream } from './event-stream.ts';
 import {
   CLIENT_ID,
@@ -34,13 +33,12 @@ import {
 } from './fake-upstream.ts';
 
 const DATABASE_URL = process.env.TEST_BFF_DATABASE_URL;
-const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SESSION_SECRET = 'presence-instances-secret-0123456789abcdefgh';
 const TTL_MS = 1_000;
 
 let upstream: FakeUpstream;
 let dataDir: string;
-let child: ChildProcessWithoutNullStreams | undefined;
+let child: ChildProcess | undefined;
 let one: string;
 let two: string;
 let store: SessionStore;
@@ -66,42 +64,19 @@ function definitionsRoute(req: IncomingMessage, res: ServerResponse) {
   );
 }
 
-/** Starts `src/index.ts` on a free port; resolves with its URL once it logs `listening`. */
+/** Starts instance 1 (`src/index.ts`) with a short presence TTL. */
 async function startInstance(): Promise<string> {
-  // Node itself with tsx's loader (not the tsx wrapper, whose child a SIGKILL would not reach).
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
-    cwd: appDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WORKSPACE_API_URL: upstream.apiUrl,
-      WORKSPACE_API_URL_EU: upstream.apiUrl,
-      SESSION_SECRET,
-      BFF_DATABASE_URL: DATABASE_URL ?? '',
-      BFF_PRESENCE_TTL_MS: String(TTL_MS),
-      PUBLIC_DIR: path.join(dataDir, 'no-console'),
-      LOG_LEVEL: 'info',
-    },
+  const started = await startBffProcess({
+    WORKSPACE_API_URL: upstream.apiUrl,
+    WORKSPACE_API_URL_EU: upstream.apiUrl,
+    SESSION_SECRET,
+    BFF_DATABASE_URL: DATABASE_URL ?? '',
+    BFF_PRESENCE_TTL_MS: String(TTL_MS),
+    PUBLIC_DIR: path.join(dataDir, 'no-console'),
+    LOG_LEVEL: 'info',
   });
-  const proc = child;
-  let out = '';
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 60_000);
-    proc.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      for (const line of out.split('\n').slice(0, -1)) {
-        if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'listening' && entry.url) {
-          clearTimeout(timer);
-          resolve(entry.url);
-        }
-      }
-    });
-    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    proc.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  child = started.child;
+  return started.url;
 }
 
 async function signIn(base: string, clientId: string, clientSecret: string): Promise<string> {

@@ -237,15 +237,19 @@ export function createLiveHub(deps: {
     }
   };
 
+  /** Ends a stream from this side: what is queued is still sent, then the response ends. */
+  const end = (stream: Stream) => {
+    try {
+      stream.controller.close();
+    } catch {
+      // Already errored (dropped): nothing to close.
+    }
+    cleanup(stream);
+  };
+
   const endSession = (sessionHash: string) => {
     for (const stream of [...streams.values()]) {
-      if (stream.session.idHash !== sessionHash) continue;
-      try {
-        stream.controller.close();
-      } catch {
-        // Already errored (dropped): nothing to close.
-      }
-      cleanup(stream);
+      if (stream.session.idHash === sessionHash) end(stream);
     }
   };
 
@@ -409,8 +413,7 @@ export function createLiveHub(deps: {
     },
 
     /**
-     * Opens an admitted stream: its row, the hello and the presence snapshot first. `onEnd` runs
-     * once when it ends for any reason (client gone, session ended, dropped, hub closed).
+     * Opens an admitted stream: its row, the hello and the presence snapshot first.
      */
     async open(admission: Admission): Promise<ReadableStream<Uint8Array>> {
       const { session } = admission;
@@ -532,14 +535,7 @@ export function createLiveHub(deps: {
     /** Ends every stream and stops listening (shutdown). */
     async close(): Promise<void> {
       unsubscribe();
-      for (const stream of [...streams.values()]) {
-        try {
-          stream.controller.close();
-        } catch {
-          // Already errored.
-        }
-        cleanup(stream);
-      }
+      for (const stream of [...streams.values()]) end(stream);
       await activation?.catch(() => undefined);
       deactivateWhenIdle();
     },
