@@ -84,6 +84,16 @@ function tooMany(detail: string, retryAfterSeconds: number): ProblemException {
   });
 }
 
+function notFound(detail: string, field: string, message: string): ProblemException {
+  return new ProblemException({
+    status: 404,
+    code: 'not_found',
+    title: 'Not Found',
+    detail,
+    errors: [{ field, message }],
+  });
+}
+
 /**
  * The instance's hub; `app.ts` makes one per app.
  *
@@ -491,24 +501,20 @@ export function createLiveHub(deps: {
       if (record) {
         const keys = await this.visibleTo(session);
         if (!keys.has(definitionKey(record.recordType, record.alias))) {
-          throw new ProblemException({
-            status: 404,
-            code: 'not_found',
-            title: 'Not Found',
-            detail: 'No such definition in this workspace',
-            errors: [{ field: 'record.alias', message: 'Not a definition you can see' }],
-          });
+          throw notFound(
+            'No such definition in this workspace',
+            'record.alias',
+            'Not a definition you can see',
+          );
         }
       }
       const region = await presence.setRecord(input.connectionId, session.idHash, record, now);
       if (region === undefined) {
-        throw new ProblemException({
-          status: 404,
-          code: 'not_found',
-          title: 'Not Found',
-          detail: 'No open event stream of this session has this id',
-          errors: [{ field: 'connectionId', message: 'Not a live stream of this session' }],
-        });
+        throw notFound(
+          'No open event stream of this session has this id',
+          'connectionId',
+          'Not a live stream of this session',
+        );
       }
       await notify(`p:${region}`);
     },
