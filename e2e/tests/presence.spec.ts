@@ -5,7 +5,15 @@
 // when the toggle is off); when A closes the record, B's marker goes.
 import type { APIRequestContext, Page } from '@playwright/test';
 
-import { createTaggedQueue, expect, newPerson, saveScreenshot, signIn, test } from '../fixtures.ts';
+import {
+  createTaggedQueue,
+  expect,
+  expectNoAxeViolations,
+  newPerson,
+  saveScreenshot,
+  signIn,
+  test,
+} from '../fixtures.ts';
 
 type Me = { user: { firstName?: string; lastName?: string; email?: string } };
 
@@ -61,6 +69,7 @@ test.describe('presence', () => {
       await expect(notice(agent.page)).toHaveText(`${a} is editing`, { timeout: 1_000 });
       console.log(`presence: B saw A editing ${Date.now() - started} ms after A's click`);
       await saveScreenshot(agent.page, 'presence-record-panel');
+      await expectNoAxeViolations(agent.page, 'record panel saying who is editing');
 
       // B stepping into the form is asked first; "Not now" leaves the form alone.
       await agent.page.getByRole('dialog').getByLabel('Title').click();
@@ -79,6 +88,7 @@ test.describe('presence', () => {
       await expect(marker).toHaveCount(1);
       await expect(agent.page.getByRole('row').filter({ has: marker })).toContainText(edited);
       await saveScreenshot(agent.page, 'presence-list-marker');
+      await expectNoAxeViolations(agent.page, 'records list with a presence marker');
 
       // B's triage: j from the first record passes over the one A edits, and says so.
       await agent.page.getByRole('link', { name: 'Triage' }).click();
@@ -94,6 +104,7 @@ test.describe('presence', () => {
         `Skipped 1 record: ${a} is editing`,
       );
       await saveScreenshot(agent.page, 'presence-triage-skip');
+      await expectNoAxeViolations(agent.page, 'triage with the skip switch and a marker');
       // Off: k goes to it like any other (and the choice is remembered).
       await skip.click();
       await expect(skip).toHaveAttribute('aria-checked', 'false');

@@ -1,5 +1,5 @@
 // A small marker on a list row for a record someone else has open: their initials, named for
-// screen readers ("Ana has this open"), amber when one of them is editing.
+// screen readers ("Ana has this open"), in the primary colour when one of them is editing.
 import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
 import { cn } from '@/lib/utils.ts';
@@ -32,9 +32,8 @@ export function PresenceMarker({ entries }: { entries: readonly PresenceEntry[] 
       data-testid="presence-marker"
       className={cn(
         'inline-flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full px-1 text-[10px] font-semibold',
-        editing
-          ? 'bg-amber-200 text-amber-900 dark:bg-amber-800 dark:text-amber-50'
-          : 'bg-sky-200 text-sky-900 dark:bg-sky-800 dark:text-sky-50',
+        // Theme tokens only: the class merger's table (in the first load) already knows them.
+        editing ? 'bg-primary text-primary-foreground' : 'bg-secondary text-secondary-foreground',
       )}
     >
       {names.length > 1

@@ -20,7 +20,7 @@ export function PresenceNotice({ entries }: { entries: readonly PresenceEntry[] 
         <p
           className={
             editing
-              ? 'rounded bg-amber-100 px-2 py-1 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-100'
+              ? 'bg-accent text-accent-foreground rounded px-2 py-1 text-xs'
               : 'text-muted-foreground px-2 py-1 text-xs'
           }
         >

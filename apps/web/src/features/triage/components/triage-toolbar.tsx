@@ -88,7 +88,7 @@ export function TriageToolbar({
       <p
         role="status"
         aria-live="polite"
-        className="text-muted-foreground min-w-[16rem] flex-1 truncate text-sm"
+        className="text-muted-foreground min-w-56 flex-1 truncate text-sm"
         data-testid="triage-status"
       >
         {busy && <Loader2 className="mr-1 inline size-3.5 animate-spin" aria-hidden="true" />}
@@ -102,19 +102,15 @@ export function TriageToolbar({
         onClick={() => onSkipEditingChange(!skipEditing)}
         className="text-muted-foreground hover:text-foreground focus-visible:ring-ring/50 flex items-center gap-1.5 rounded-sm text-xs outline-none focus-visible:ring-[3px]"
       >
+        {/* Theme tokens and sizes the class merger (first load) already knows. */}
         <span
           aria-hidden="true"
           className={cn(
-            'relative inline-block h-3.5 w-6 rounded-full transition-colors',
-            skipEditing ? 'bg-primary' : 'bg-muted-foreground/40',
+            'flex h-4 w-10 shrink-0 items-center rounded-full p-0.5 transition-colors',
+            skipEditing ? 'bg-primary justify-end' : 'bg-muted-foreground/60',
           )}
         >
-          <span
-            className={cn(
-              'bg-background absolute top-0.5 size-2.5 rounded-full transition-all',
-              skipEditing ? 'left-3' : 'left-0.5',
-            )}
-          />
+          <span className="bg-background size-3 rounded-full" />
         </span>
         Skip records others are editing
       </button>
