@@ -130,6 +130,33 @@ export function handleOf(record: RecordData, definition: Pick<Definition, 'handl
 }
 
 /**
+ * Tickets only one spec filters on (`Customer` is the tag), created in Priority order (1, 2, ...)
+ * so the service's own order (creation) and a Priority sort agree; their handles in that order.
+ *
+ * @example
+ * const ids = await createTaggedQueue(adminApi, tickets, tag, ['Printer jams', 'VPN drops']);
+ */
+export async function createTaggedQueue(
+  api: ApiClient,
+  definition: Definition,
+  tag: string,
+  titles: string[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, title] of titles.entries()) {
+    const record = await api.createRecord(definition.recordType as 'apps', definition.alias, {
+      Title: `${title} (${tag})`,
+      Status: 'New',
+      Severity: 'Low',
+      Customer: tag,
+      Priority: String(i + 1),
+    });
+    ids.push(handleOf(record, definition));
+  }
+  return ids;
+}
+
+/**
  * The read-only date-time field that says when a record was created or last updated: `Created
  * At` / `Updated At` in our API, `Created on` / `Updated on` in the demo's hosted description.
  *

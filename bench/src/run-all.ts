@@ -19,6 +19,7 @@ import { ROOT } from './lib/processes.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
 import { sideBySideBench } from './side-by-side.ts';
 import { soakBench } from './soak.ts';
+import { sseIdleBench } from './sse-idle.ts';
 import { tokenCallsBench } from './token-calls.ts';
 import { uploadBench } from './upload.ts';
 
@@ -36,6 +37,7 @@ export const BENCHES: Bench[] = [
   faultsBench,
   fuzzBench,
   exportMemoryBench,
+  sseIdleBench,
 ];
 
 const DOC = path.join(ROOT, 'docs/benchmarks.md');

@@ -3,28 +3,7 @@
 // on, `u` undoes, `?` lists the shortcuts, and the next record shows quickly after `j`.
 import type { Page } from '@playwright/test';
 
-import type { ApiClient, Definition } from '@wsc/api-client';
-
-import { expect, handleOf, saveScreenshot, test } from '../fixtures.ts';
-
-/**
- * Records only this spec uses: other specs never filter on this customer. Created in Priority
- * order, so the service's own order (creation) and a Priority sort agree.
- */
-async function createQueue(api: ApiClient, definition: Definition, tag: string) {
-  const ids: string[] = [];
-  for (const [i, title] of ['Printer jams', 'VPN drops', 'Invoice wrong', 'Login loop'].entries()) {
-    const record = await api.createRecord(definition.recordType as 'apps', definition.alias, {
-      Title: `${title} (${tag})`,
-      Status: 'New',
-      Severity: 'Low',
-      Customer: tag,
-      Priority: String(i + 1),
-    });
-    ids.push(handleOf(record, definition));
-  }
-  return ids;
-}
+import { createTaggedQueue, expect, saveScreenshot, test } from '../fixtures.ts';
 
 const currentId = (page: Page) => page.getByTestId('triage-record-id');
 
@@ -40,7 +19,12 @@ test.describe('triage', () => {
     creds,
   }, testInfo) => {
     const tag = `Triage ${Date.now().toString(36)}`;
-    const ids = await createQueue(adminApi, tickets, tag);
+    const ids = await createTaggedQueue(adminApi, tickets, tag, [
+      'Printer jams',
+      'VPN drops',
+      'Invoice wrong',
+      'Login loop',
+    ]);
     const filter = `Customer=='${tag}'`;
     await login('admin');
     await page.goto(`${tickets.url}?filter=${encodeURIComponent(filter)}&sort=Priority`);

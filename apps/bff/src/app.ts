@@ -9,7 +9,9 @@ import type { BffConfig } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
 import type { BffMetrics } from './lib/metrics.ts';
 import type { RecordChangeBus } from './lib/record-changes.ts';
+import type { Sessions } from './lib/sessions.ts';
 import type { TokenStyles } from './lib/upstream-auth.ts';
+import type { LiveHub } from './routes/events/events.hub.ts';
 import { systemClock } from './lib/clock.ts';
 import { createBaseApp } from './lib/create-app.ts';
 import { createSealer } from './lib/crypto.ts';
@@ -20,6 +22,7 @@ import { createProfileDetector } from './lib/profiles.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
 import { createRecordChangeBus } from './lib/record-changes.ts';
 import { createSessionApi } from './lib/session-api.ts';
+import { sessionDefinitions } from './lib/session-definitions.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/token-manager.ts';
 import { workspaceStore } from './lib/workspace-store.ts';
@@ -28,6 +31,8 @@ import { requestDeadline } from './middlewares/request-deadline.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
 import { createBulkRunsRouter } from './routes/bulk-runs/bulk-runs.index.ts';
 import { createDefinitionsRouter } from './routes/definitions/definitions.index.ts';
+import { createLiveHub } from './routes/events/events.hub.ts';
+import { createEventsRouter } from './routes/events/events.index.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
 import { createHistoryRouter } from './routes/history/history.index.ts';
 import { createHistoryRecorder } from './routes/history/history.recorder.ts';
@@ -50,10 +55,12 @@ export type AppDeps = {
   /** Prometheus metrics (index.ts serves them on BFF_METRICS_PORT); tests read the registry. */
   metrics?: BffMetrics;
   /**
-   * Changes made through the console, published by the proxy once the upstream accepted them; the
-   * record history keeps them and live events subscribe here (one instance per app).
+   * Changes made through the console: the proxy publishes, the record history and the
+   * live events subscribe. One per app unless given (tests publish to their own).
    */
-  changes?: RecordChangeBus;
+  recordChanges?: RecordChangeBus;
+  /** Called with the app's live events hub (index.ts closes it at shutdown; tests read it). */
+  onLiveHub?: (hub: LiveHub) => void;
 };
 
 /**
@@ -87,18 +94,39 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     logger,
     styles: tokenStyles,
   });
-  const sessions = createSessions({ config, store, clock, sealer, tokens, logger });
+  const baseSessions = createSessions({ config, store, clock, sealer, tokens, logger });
   const limiter = createFailureLimiter({ db: store.db, ...config.loginRateLimit, clock });
+  const recordChanges =
+    deps.recordChanges ??
+    createRecordChangeBus((error) => {
+      logger.warn('record change listener failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  // Signing out ends the session's event streams at once, on every instance.
+  const sessions: Sessions = {
+    ...baseSessions,
+    async destroy(idHash) {
+      await baseSessions.destroy(idHash);
+      await live.sessionEnded(idHash);
+    },
+  };
   const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
   const workspace = workspaceStore(store.db);
-  const changes =
-    deps.changes ??
-    createRecordChangeBus((error) =>
-      logger.error('record change listener failed', {
-        error: error instanceof Error ? error.message : String(error),
-      }),
-    );
   const history = historyStore(store.db, { retentionMs: config.historyRetentionMs });
+  const live = createLiveHub({
+    store,
+    clock,
+    logger,
+    config: config.liveEvents,
+    idleTimeoutMs: config.idleTimeoutMs,
+    bus: recordChanges,
+    definitions: async (session, signal) => {
+      const region = config.regions.find((r) => r.id === session.region);
+      return region ? sessionDefinitions({ workspace, api }, session, region, signal) : [];
+    },
+  });
+  deps.onLiveHub?.(live);
 
   const app = createBaseApp(logger, config.trustProxy);
   // The proxy answers on the socket itself: its status is sentStatus, not the marker response's.
@@ -153,6 +181,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
   app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock }));
   app.route('/bff', createHistoryRouter({ config, sessions, api, history }));
+  app.route('/bff', createEventsRouter({ hub: live, api, config, sessions }));
   app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
   app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
   app.route(
@@ -165,7 +194,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       random,
       metrics,
       clock,
-      recordChange: createHistoryRecorder({ history, bus: changes, logger, metrics }),
+      recordChange: createHistoryRecorder({ history, bus: recordChanges, logger, metrics }),
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));

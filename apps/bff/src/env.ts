@@ -120,6 +120,13 @@ export const EnvSchema = z.object({
   BFF_MAX_CONNECTIONS: positiveInt.default(4_096),
   /** Days the record history keeps an entry (ADR 0024); older entries are swept. */
   BFF_HISTORY_RETENTION_DAYS: positiveInt.default(365),
+  /** Live event streams (`GET /bff/events`) one instance holds at most; more get 429. */
+  BFF_MAX_EVENT_STREAMS: positiveInt.default(1_000),
+  /**
+   * How long a presence row outlives its last refresh: a BFF instance that dies stops showing its
+   * users within 1.25x this.
+   */
+  BFF_PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(60_000).default(20_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Prometheus text at GET /metrics on a port of its own (unset: no metrics server). */
   BFF_METRICS_PORT: z.preprocess(

@@ -56,7 +56,16 @@ const store = await openStore(
       },
 );
 const metrics = createBffMetrics({ store, clock: systemClock, regions: config.regions });
-const app = createApp({ config, store, logger, metrics });
+let closeLive: (() => Promise<void>) | undefined;
+const app = createApp({
+  config,
+  store,
+  logger,
+  metrics,
+  onLiveHub: (hub) => {
+    closeLive = () => hub.close();
+  },
+});
 // Prometheus text on a port of its own: never reachable through the public routes.
 const metricsServer =
   env.BFF_METRICS_PORT === undefined
@@ -103,6 +112,8 @@ const stop = (signal: string) => {
   logger.info('stopping', { signal });
   clearInterval(sweep);
   metricsServer?.server.close();
+  // Event streams would hold close() open: end them (their presence rows go with them).
+  void closeLive?.();
   server.close(() => {
     store.close().finally(() => process.exit(0));
   });

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 
+import type { AppDeps } from '../src/app.ts';
 import type { SessionStore } from '../src/db/store.ts';
 import type { BffConfig } from '../src/lib/config.ts';
 import type { FakeUpstream } from './fake-upstream.ts';
@@ -50,6 +51,8 @@ export async function createHarness(
     upstream?: FakeUpstream;
     /** Send every request over a real loopback socket (node-server's code paths). */
     socket?: boolean;
+    /** The record change bus and the live hub hook (live events tests). */
+    deps?: Pick<AppDeps, 'recordChanges' | 'onLiveHub'>;
   } = {},
 ) {
   const upstream = options.upstream ?? (await startFakeUpstream());
@@ -71,7 +74,7 @@ export async function createHarness(
     now: clock.now,
   });
   const metrics = createBffMetrics({ store, clock, regions: config.regions });
-  const app = createApp({ config, store, clock, logger, metrics });
+  const app = createApp({ config, store, clock, logger, metrics, ...options.deps });
 
   /** `app.request` that also keeps a copy of every answer for the no-leak assertions. */
   let base: string | undefined;
@@ -158,6 +161,13 @@ export async function createHarness(
     if (!options.upstream) await upstream.close();
   };
 
+  /** Open client connections of the loopback server (0 when not listening). */
+  const connections = () =>
+    new Promise<number>((resolve) => {
+      if (!server) resolve(0);
+      else server.getConnections((error, count) => resolve(error ? -1 : count));
+    });
+
   if (options.socket) base = await listen();
 
   /** The Origin a same-origin browser would send. */
@@ -176,6 +186,7 @@ export async function createHarness(
     login,
     api,
     listen,
+    connections,
     close,
     origin,
   };

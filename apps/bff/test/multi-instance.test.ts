@@ -2,26 +2,23 @@
 // docs/deploy.md describes: a session made on one is served by the other, the failed sign-in
 // limit holds across both, and a rolling restart (one process at a time) loses no session.
 // Needs a PostgreSQL server: runs when TEST_BFF_DATABASE_URL is set (npm test starts one).
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { BffProcess } from './bff-process.ts';
 import type { FakeUpstream } from './fake-upstream.ts';
+import { startBffProcess } from './bff-process.ts';
 import { CLIENT_ID, CLIENT_SECRET, startFakeUpstream } from './fake-upstream.ts';
 
 const DATABASE_URL = process.env.TEST_BFF_DATABASE_URL;
-const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = path.join(appDir, 'node_modules', '.bin', 'tsx');
 const SESSION_SECRET = 'multi-instance-session-secret-0123456789abcdef';
 
-type Instance = { child: ChildProcessWithoutNullStreams; url: string; out: () => string };
+type Instance = BffProcess;
 
 let upstream: FakeUpstream;
 let dataDir: string;
@@ -29,40 +26,16 @@ const instances: Instance[] = [];
 let balancer: Server;
 let base: string;
 
-/** Starts `src/index.ts` on a free port; resolves with its URL once it logs `listening`. */
-async function startInstance(): Promise<Instance> {
-  const child = spawn(tsx, ['src/index.ts'], {
-    cwd: appDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WORKSPACE_API_URL: upstream.apiUrl,
-      SESSION_SECRET,
-      BFF_DATABASE_URL: DATABASE_URL ?? '',
-      BFF_TRUST_PROXY: '1',
-      PUBLIC_DIR: path.join(dataDir, 'no-console'),
-      LOG_LEVEL: 'info',
-    },
+/** Starts an instance (`src/index.ts`) on a free port. */
+function startInstance(): Promise<Instance> {
+  return startBffProcess({
+    WORKSPACE_API_URL: upstream.apiUrl,
+    SESSION_SECRET,
+    BFF_DATABASE_URL: DATABASE_URL ?? '',
+    BFF_TRUST_PROXY: '1',
+    PUBLIC_DIR: path.join(dataDir, 'no-console'),
+    LOG_LEVEL: 'info',
   });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 60_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      for (const line of out.split('\n').slice(0, -1)) {
-        if (!line.startsWith('{')) continue;
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'listening' && entry.url) {
-          clearTimeout(timer);
-          resolve(entry.url);
-        }
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-  return { child, url, out: () => out };
 }
 
 async function stopInstance(instance: Instance): Promise<void> {

@@ -8,6 +8,7 @@ import type {
   CreateBulkRunInput,
   ListBulkRunsQuery,
 } from './schemas/bff-bulk-runs.ts';
+import type { PresenceInput } from './schemas/bff-events.ts';
 import type {
   CreateViewInput,
   ListViewsQuery,
@@ -169,6 +170,15 @@ export function createBffClient(options: BffClientOptions = {}) {
           },
           BulkRunSummarySchema,
         ),
+    },
+
+    events: {
+      /**
+       * `PUT /bff/presence` (204): what one of the session's event streams (its tab) has open.
+       * The stream itself (`GET /bff/events`) is read with an EventSource.
+       */
+      setPresence: (input: PresenceInput, opts?: CallOptions) =>
+        empty({ method: 'PUT', path: '/bff/presence', json: input, signal: opts?.signal }),
     },
 
     workspace: {

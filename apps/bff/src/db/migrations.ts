@@ -164,6 +164,39 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Who has which record open, shared by every BFF instance on the store (ADR 0023): one row per
+  // live event stream, kept alive by its instance and gone once `expires_at` passes.
+  '0008_presence': {
+    async up(db) {
+      await db.schema
+        .createTable('presence')
+        .addColumn('connection_id', 'text', (c) => c.primaryKey())
+        .addColumn('session_hash', 'text', (c) => c.notNull())
+        .addColumn('instance_id', 'text', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('user_name', 'text', (c) => c.notNull())
+        .addColumn('record_type', 'text')
+        .addColumn('alias', 'text')
+        .addColumn('record_id', 'text')
+        .addColumn('editing', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('since', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // A region's open records are re-read on every change; the sweep deletes by expiry.
+      await db.schema.createIndex('presence_region').on('presence').column('region').execute();
+      await db.schema
+        .createIndex('presence_expires_at')
+        .on('presence')
+        .column('expires_at')
+        .execute();
+      await db.schema
+        .createIndex('presence_instance')
+        .on('presence')
+        .column('instance_id')
+        .execute();
+    },
+  },
   // The record history (routes/history, ADR 0024): one append-only row per field of each change made
   // through the console, per region. Read newest first for one record, and by the administrators'
   // filters (user, record type, time); the id orders both (it grows with every insert).

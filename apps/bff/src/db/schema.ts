@@ -123,6 +123,24 @@ export type RecordHistoryTable = {
   source: string;
 };
 
+/** One live event stream (a console tab) and the record it shows, if any (migration 0008). */
+export type PresenceTable = {
+  connection_id: string;
+  /** The session the stream belongs to: `PUT /bff/presence` may only name its own streams. */
+  session_hash: string;
+  /** The BFF process serving the stream: it refreshes `expires_at` while the stream lives. */
+  instance_id: string;
+  region: string;
+  user_id: string;
+  user_name: string;
+  record_type: string | null;
+  alias: string | null;
+  record_id: string | null;
+  editing: Generated<boolean>;
+  since: Millis;
+  expires_at: Millis;
+};
+
 export type BffDatabase = {
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
@@ -132,4 +150,5 @@ export type BffDatabase = {
   workspace_definitions: WorkspaceDefinitionsTable;
   bulk_runs: BulkRunsTable;
   record_history: RecordHistoryTable;
+  presence: PresenceTable;
 };

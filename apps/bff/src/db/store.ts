@@ -4,8 +4,15 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
 import type { Profile, SessionUser } from '@wsc/api-client';
+import type { ListenHandlers, StopListening } from '@wsc/pglite-kysely';
 import { MeSchema, SessionUserSchema } from '@wsc/api-client';
-import { initPgliteDir, PGliteDialect, pgliteStartParams } from '@wsc/pglite-kysely';
+import {
+  initPgliteDir,
+  listenPglite,
+  listenPostgres,
+  PGliteDialect,
+  pgliteStartParams,
+} from '@wsc/pglite-kysely';
 
 import type { RegionId } from '../lib/region.ts';
 import type { BffDatabase } from './schema.ts';
@@ -41,6 +48,11 @@ export type SessionStore = {
   /** Deletes sessions past their absolute expiry or idle since before `idleBefore`. */
   sweep(now: number, idleBefore: number): Promise<number>;
   ping(): Promise<void>;
+  /**
+   * LISTEN for NOTIFY on `channel` (every BFF instance on the store hears every instance's
+   * NOTIFY). On PostgreSQL on a connection of its own that reconnects; closed with the store.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<StopListening>;
   close(): Promise<void>;
 };
 
@@ -65,7 +77,10 @@ export const PGLITE_SHARED_BUFFERS_MB = 16;
  */
 export async function openStore(options: StoreOptions): Promise<SessionStore> {
   let db: Kysely<BffDatabase>;
+  let listen: (channel: string, handlers: ListenHandlers) => Promise<StopListening>;
   if (options.kind === 'postgres') {
+    const url = options.url;
+    listen = (channel, handlers) => listenPostgres(url, channel, handlers);
     db = new Kysely<BffDatabase>({
       dialect: new PostgresDialect({
         pool: new pg.Pool({ connectionString: options.url, max: 10 }),
@@ -80,9 +95,10 @@ export async function openStore(options: StoreOptions): Promise<SessionStore> {
       startParams: pgliteStartParams(options.sharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB),
     });
     db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(pglite) });
+    listen = (channel, handlers) => listenPglite(pglite, channel, handlers);
   }
   await migrateToLatest(db as Kysely<unknown>);
-  return createStore(db);
+  return createStore(db, listen);
 }
 
 /**
@@ -141,7 +157,12 @@ function toRecord(row: {
   };
 }
 
-function createStore(db: Kysely<BffDatabase>): SessionStore {
+function createStore(
+  db: Kysely<BffDatabase>,
+  listenOn: (channel: string, handlers: ListenHandlers) => Promise<StopListening>,
+): SessionStore {
+  // Listening connections end with the store, whoever closes it.
+  const listening = new Set<StopListening>();
   return {
     db,
     async create(s) {
@@ -198,7 +219,17 @@ function createStore(db: Kysely<BffDatabase>): SessionStore {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    async listen(channel, handlers) {
+      const stopOne = await listenOn(channel, handlers);
+      const stop = async () => {
+        listening.delete(stop);
+        await stopOne();
+      };
+      listening.add(stop);
+      return stop;
+    },
     async close() {
+      await Promise.all([...listening].map((stop) => stop()));
       await db.destroy();
     },
   };

@@ -17,6 +17,8 @@ export type AppEnv = {
     sentStatus: number | undefined;
     /** Set by the proxy for an admitted upload: excepted from the request deadline. */
     longBody: boolean | undefined;
+    /** Set by `GET /bff/events`: a long-lived response, excepted from the request deadline. */
+    streaming: boolean | undefined;
     /** BFF_PUBLIC_ORIGIN, set by the app for the CSRF check; `null`: derived from Host. */
     publicOrigins: string[] | null | undefined;
   };

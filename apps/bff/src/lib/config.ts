@@ -1,5 +1,6 @@
 // The BFF's runtime configuration: built from env in production, written directly by tests.
 import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
+import { MAX_EVENT_STREAMS_PER_SESSION } from '@wsc/api-client/bff-events';
 
 import type { Env } from '../env.ts';
 import type { Identity } from './identities.ts';
@@ -62,6 +63,30 @@ export type BffConfig = {
   tokenRefreshRatio: number;
   /** How long the record history keeps an entry (BFF_HISTORY_RETENTION_DAYS, ADR 0024). */
   historyRetentionMs: number;
+  /** `GET /bff/events` and `PUT /bff/presence` (ADR 0023). */
+  liveEvents: LiveEventsConfig;
+};
+
+/** The live events' bounds and timings. */
+export type LiveEventsConfig = {
+  /** Event streams this instance holds at most (BFF_MAX_EVENT_STREAMS); more get 429. */
+  maxStreams: number;
+  /** Event streams one session holds at most (a tab each); more get 429. */
+  maxStreamsPerSession: number;
+  /** A comment line goes to every stream this often; the session is checked as often. */
+  heartbeatMs: number;
+  /**
+   * A presence row lives this long unless its instance refreshes it (every quarter of it); any
+   * instance sweeps expired rows as often, so a dead instance's users vanish within 1.25x this
+   * (BFF_PRESENCE_TTL_MS).
+   */
+  presenceTtlMs: number;
+  /** Bytes queued for a stream that does not read before it is dropped. */
+  maxQueueBytes: number;
+  /** Presence changes one stream may make per window. */
+  presencePuts: { max: number; windowMs: number };
+  /** The `retry:` hint: how long the browser waits before reconnecting a dropped stream. */
+  retryMs: number;
 };
 
 /** Timeouts and the connection cap of the BFF's own HTTP server. */
@@ -154,6 +179,15 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     trustProxy: 0,
     tokenRefreshRatio: 0.9,
     historyRetentionMs: 365 * DAY_MS,
+    liveEvents: {
+      maxStreams: 1_000,
+      maxStreamsPerSession: MAX_EVENT_STREAMS_PER_SESSION,
+      heartbeatMs: 15_000,
+      presenceTtlMs: 20_000,
+      maxQueueBytes: 256 * 1024,
+      presencePuts: { max: 30, windowMs: 10_000 },
+      retryMs: 2_000,
+    },
   };
 }
 
@@ -202,6 +236,11 @@ export function configFromEnv(env: Env): BffConfig {
       perRegion: env.BFF_MAX_IN_FLIGHT_PER_REGION,
     },
     publicOrigins: env.BFF_PUBLIC_ORIGIN ?? null,
+    liveEvents: {
+      ...defaultConfig().liveEvents,
+      maxStreams: env.BFF_MAX_EVENT_STREAMS,
+      presenceTtlMs: env.BFF_PRESENCE_TTL_MS,
+    },
     trustProxy: env.BFF_TRUST_PROXY,
     historyRetentionMs: env.BFF_HISTORY_RETENTION_DAYS * DAY_MS,
     server: {

@@ -34,7 +34,7 @@ function cutOff(
 
 /**
  * Cut off a request whose body has not fully arrived `timeoutMs` after its headers did, unless
- * the route set `longBody` (an admitted upload). Only under node-server (a real socket);
+ * the route set `longBody` (an admitted upload) or `streaming` (an event stream). Only under node-server (a real socket);
  * `app.request()` has no socket to cut.
  *
  * @example
@@ -49,7 +49,8 @@ export function requestDeadline(timeoutMs: number) {
     const outgoing = c.env?.outgoing;
     const timer = setTimeout(() => {
       // `complete` is set when the last body byte is parsed, whether or not anyone read it.
-      if (incoming.complete || c.var.longBody) return;
+      // An event stream lives for hours by design; the heartbeat and the stream limits bound it.
+      if (incoming.complete || c.var.longBody || c.var.streaming) return;
       cutOff(incoming, outgoing, timeoutMs);
     }, timeoutMs);
     const clear = () => clearTimeout(timer);

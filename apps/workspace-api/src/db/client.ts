@@ -7,7 +7,14 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
-import { initPgliteDir, PGliteDialect, pgliteStartParams } from '@wsc/pglite-kysely';
+import type { ListenHandlers } from '@wsc/pglite-kysely';
+import {
+  initPgliteDir,
+  listenPglite,
+  listenPostgres,
+  PGliteDialect,
+  pgliteStartParams,
+} from '@wsc/pglite-kysely';
 
 import type { Database } from './schema.ts';
 
@@ -30,11 +37,6 @@ export type DatabaseHandle = {
   listen: (channel: string, handlers: ListenHandlers) => Promise<() => Promise<void>>;
   /** The embedded instance, when PGlite (for dumps in tests). */
   pglite?: PGlite;
-};
-
-export type ListenHandlers = {
-  onNotify: (payload: string) => void;
-  onState: (listening: boolean) => void;
 };
 
 export type OpenDatabaseOptions = {
@@ -118,73 +120,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const trgm = await installExtension(db, 'pg_trgm');
   const btreeGin = await installExtension(db, 'btree_gin');
   // One process owns the embedded database: its notifications cannot be missed.
-  const listen = async (channel: string, handlers: ListenHandlers) => {
-    const stop = await pglite.listen(channel, (payload) => handlers.onNotify(payload));
-    handlers.onState(true);
-    return stop;
-  };
+  const listen = (channel: string, handlers: ListenHandlers) =>
+    listenPglite(pglite, channel, handlers);
   return { db, kind: 'pglite', trgm, btreeGin, close: () => db.destroy(), listen, pglite };
-}
-
-const RELISTEN_MS = 1_000;
-
-/**
- * LISTEN on a connection of its own (a pooled one would be handed to queries); reconnects every
- * second after it drops, reporting the gap through `onState`.
- */
-async function listenPostgres(
-  url: string,
-  channel: string,
-  handlers: ListenHandlers,
-): Promise<() => Promise<void>> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
-  let client: pg.Client | undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const retryLater = () => {
-    if (!stopped) timer = setTimeout(() => void connect(), RELISTEN_MS);
-  };
-  const lost = (lostClient: pg.Client) => {
-    if (client !== lostClient) return;
-    client = undefined;
-    handlers.onState(false);
-    lostClient.end().catch(() => undefined);
-    retryLater();
-  };
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url });
-    next.on('notification', (message) => handlers.onNotify(message.payload ?? ''));
-    next.on('error', () => lost(next));
-    next.on('end', () => lost(next));
-    try {
-      await next.connect();
-      await next.query(`listen ${channel}`);
-    } catch {
-      next.removeAllListeners('end');
-      next.on('error', () => undefined);
-      await next.end().catch(() => undefined);
-      retryLater();
-      return;
-    }
-    if (stopped) {
-      await next.end().catch(() => undefined);
-      return;
-    }
-    client = next;
-    handlers.onState(true);
-  };
-  await connect();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    const current = client;
-    client = undefined;
-    if (current) {
-      current.removeAllListeners('end');
-      current.on('error', () => undefined);
-      await current.end().catch(() => undefined);
-    }
-  };
 }
 
 /** Installs a contrib extension the search indexes use; false when the server does not have it. */

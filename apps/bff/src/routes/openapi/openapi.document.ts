@@ -31,6 +31,7 @@ import {
   HistoryQuerySchema,
   RecordHistoryQuerySchema,
 } from '@wsc/api-client/bff-history';
+import { PresenceInputSchema } from '@wsc/api-client/bff-events';
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
@@ -485,6 +486,37 @@ export const BFF_OPERATIONS: Operation[] = [
       400: problem('A parameter is malformed (named in `errors`)'),
       401: UNAUTHENTICATED,
       403: problem('Not an administrator'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/bff/events',
+    summary:
+      'Server-Sent Events: `hello` (the stream id), `presence` (a snapshot, then deltas) and ' +
+      '`record-changed` (ids only), a comment heartbeat every 15 s; ends with the session',
+    tag: 'Live events',
+    auth: true,
+    responses: {
+      200: { description: '`text/event-stream`: the events of packages/api-client bff-events.ts' },
+      401: UNAUTHENTICATED,
+      403: problem('A cross-site request, or a foreign Origin'),
+      429: problem('Too many streams of this session or server; `Retry-After` says when'),
+    },
+  },
+  {
+    method: 'put',
+    path: '/bff/presence',
+    summary: "What one of the session's streams (a tab) has open: a record, viewing or editing",
+    tag: 'Live events',
+    auth: true,
+    body: PresenceInputSchema,
+    responses: {
+      204: { description: 'Set; every stream that may see it hears of it' },
+      400: problem('A field is malformed (named in `errors`)'),
+      401: UNAUTHENTICATED,
+      403: FORBIDDEN,
+      404: problem('No live stream of this session has the id, or no such definition'),
+      429: problem('Too many presence changes of this stream; `Retry-After` says when'),
     },
   },
   {

@@ -10,11 +10,14 @@ import {
   useRef,
 } from 'react';
 
-import type { Definition, Field, RecordData } from '@wsc/api-client';
+import type { Definition, Field, RecordData, RecordType } from '@wsc/api-client';
+import type { PresenceEntry } from '@wsc/api-client/bff-events';
 import { recordHandle } from '@wsc/api-client';
 
 import type { PlaceAnchor } from '@/lib/keep-place.ts';
 import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
+import { PresenceMarker } from '@/components/live/presence-marker.tsx';
+import { useRecordsWithPresence } from '@/lib/use-live-presence.ts';
 import { cn } from '@/lib/utils.ts';
 import { wantsNextPage } from '@/queries/paging.ts';
 
@@ -117,6 +120,8 @@ export function RecordsTable({
   // The row to hold in place across the next change of rows, and where it was in them.
   const anchor = useRef<PlaceAnchor | null>(null);
   const fields = useMemo(() => allFields(definition), [definition]);
+  // Records someone else has open get a marker in their first cell.
+  const presence = useRecordsWithPresence(definition.recordType as RecordType, definition.alias);
 
   const tableColumns = useMemo<TableColumn[]>(() => {
     const byName = new Map(fields.map((f) => [f.name, f]));
@@ -233,6 +238,7 @@ export function RecordsTable({
                 toggle={toggle}
                 open={open}
                 href={href}
+                others={id === undefined ? undefined : presence.get(id)}
               />
             );
           })}
@@ -345,6 +351,7 @@ const RecordRow = memo(function RecordRow({
   toggle,
   open,
   href,
+  others,
 }: {
   record: RecordData;
   /** The record's handle; undefined: it cannot be opened (`blocked` says why). */
@@ -361,6 +368,8 @@ const RecordRow = memo(function RecordRow({
   toggle: (id: string) => void;
   open: (id: string) => void;
   href: (id: string) => string;
+  /** Who else has the record open (a marker in the first cell). */
+  others: PresenceEntry[] | undefined;
 }) {
   return (
     <tr
@@ -402,6 +411,11 @@ const RecordRow = memo(function RecordRow({
           className="overflow-clip border-b px-3 align-middle text-ellipsis whitespace-nowrap"
         >
           {index === 0 && departed && <span className="sr-only">{DEPARTED_NOTE}: </span>}
+          {index === 0 && others && (
+            <span className="mr-1.5 inline-flex align-middle">
+              <PresenceMarker entries={others} />
+            </span>
+          )}
           {index === 0 && blocked && (
             <span className="text-muted-foreground mr-1.5 inline-flex align-middle">
               <Lock aria-hidden="true" className="size-3.5" />

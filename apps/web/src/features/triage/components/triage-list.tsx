@@ -3,10 +3,12 @@ import { Loader2 } from 'lucide-react';
 import { memo, useEffect, useImperativeHandle, useLayoutEffect, useRef } from 'react';
 
 import type { Definition } from '@wsc/api-client';
+import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
 import type { PlaceAnchor } from '@/lib/keep-place.ts';
 import { LiveQueueBanner } from '@/components/live-queue-banner.tsx';
 import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
+import { PresenceMarker } from '@/components/live/presence-marker.tsx';
 import { cn } from '@/lib/utils.ts';
 
 import type { TriageRow } from '../api/triage-queries.ts';
@@ -36,6 +38,7 @@ export function TriageList({
   onMerge,
   departed,
   keepPlaceRef,
+  presence,
 }: {
   definition: Definition;
   rows: TriageRow[];
@@ -49,6 +52,8 @@ export function TriageList({
   departed: ReadonlySet<string>;
   /** Filled with a function to call just before the rows change under the user. */
   keepPlaceRef: React.Ref<() => void>;
+  /** Who else has which record open: a marker on their items. */
+  presence: ReadonlyMap<string, PresenceEntry[]>;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const anchor = useRef<PlaceAnchor | null>(null);
@@ -111,6 +116,7 @@ export function TriageList({
                 titleField={definition.titleField}
                 fields={fields}
                 onPick={onPick}
+                others={presence.get(row.id)}
               />
             );
           })}
@@ -136,6 +142,7 @@ const QueueItem = memo(function QueueItem({
   titleField,
   fields,
   onPick,
+  others,
 }: {
   row: TriageRow;
   top: number;
@@ -144,6 +151,7 @@ const QueueItem = memo(function QueueItem({
   titleField: string | undefined;
   fields: TriageFields;
   onPick: (id: string) => void;
+  others: PresenceEntry[] | undefined;
 }) {
   const status = fields.status ? row[fields.status.name] : undefined;
   const severity = fields.severity ? row[fields.severity.name] : undefined;
@@ -168,6 +176,7 @@ const QueueItem = memo(function QueueItem({
         {departed && <span className="sr-only">{DEPARTED_NOTE}: </span>}
         <span className="flex items-center gap-2 text-xs">
           <span className="text-muted-foreground font-mono">{row.id}</span>
+          <PresenceMarker entries={others} />
           {status && <span className="rounded border px-1 py-px">{status}</span>}
           {severity && <span className="text-muted-foreground">{severity}</span>}
         </span>

@@ -2,6 +2,7 @@ import { ChevronDown, ChevronUp, Keyboard, Loader2 } from 'lucide-react';
 
 import { Button } from '@/components/ui/button.tsx';
 import { formatCount } from '@/lib/format.ts';
+import { cn } from '@/lib/utils.ts';
 
 /**
  * The triage header: where the user is in the queue, the filter and what was left out, the last
@@ -21,6 +22,8 @@ export function TriageToolbar({
   onMove,
   onUndo,
   onHelp,
+  skipEditing,
+  onSkipEditingChange,
   actions,
 }: {
   /** Records in the queue; `undefined` while it loads. */
@@ -41,6 +44,9 @@ export function TriageToolbar({
   onMove: (delta: number) => void;
   onUndo: () => void;
   onHelp: () => void;
+  /** Whether j/k pass over records someone else is editing. */
+  skipEditing: boolean;
+  onSkipEditingChange: (next: boolean) => void;
   actions?: React.ReactNode;
 }) {
   const position =
@@ -82,12 +88,32 @@ export function TriageToolbar({
       <p
         role="status"
         aria-live="polite"
-        className="text-muted-foreground min-w-0 flex-1 truncate text-sm"
+        className="text-muted-foreground min-w-56 flex-1 truncate text-sm"
         data-testid="triage-status"
       >
         {busy && <Loader2 className="mr-1 inline size-3.5 animate-spin" aria-hidden="true" />}
         {status}
       </p>
+      {/* A switch rather than a checkbox: focus on it leaves j/k working (inputs take keys). */}
+      <button
+        type="button"
+        role="switch"
+        aria-checked={skipEditing}
+        onClick={() => onSkipEditingChange(!skipEditing)}
+        className="text-muted-foreground hover:text-foreground focus-visible:ring-ring/50 flex items-center gap-1.5 rounded-sm text-xs outline-none focus-visible:ring-[3px]"
+      >
+        {/* Theme tokens and sizes the class merger (first load) already knows. */}
+        <span
+          aria-hidden="true"
+          className={cn(
+            'flex h-4 w-10 shrink-0 items-center rounded-full p-0.5 transition-colors',
+            skipEditing ? 'bg-primary justify-end' : 'bg-muted-foreground/60',
+          )}
+        >
+          <span className="bg-background size-3 rounded-full" />
+        </span>
+        Skip records others are editing
+      </button>
       <div className="ml-auto flex items-center gap-1">
         <Button
           variant="ghost"

@@ -7,10 +7,17 @@ import type { Definition, RecordType } from '@wsc/api-client';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { formatCount } from '@/lib/format.ts';
 import { usePageActions } from '@/lib/page-actions.ts';
+import {
+  editorsOf,
+  useAnnounceViewing,
+  useLiveEvents,
+  useRecordsWithPresence,
+} from '@/lib/use-live-presence.ts';
 
 import type { TriageAction } from '../lib/triage-keys.ts';
 import type { TriageEditorHandle } from './triage-record.tsx';
 import { triageRecordQueryOptions } from '../api/triage-queries.ts';
+import { useSkipEditing } from '../hooks/use-skip-editing.ts';
 import { useTriageChanges } from '../hooks/use-triage-changes.ts';
 import { useTriageKeys } from '../hooks/use-triage-keys.ts';
 import { useTriageQueue } from '../hooks/use-triage-queue.ts';
@@ -55,6 +62,15 @@ export function TriageView({
   const commentRef = useRef<HTMLTextAreaElement>(null);
   const paneRef = useRef<HTMLDivElement>(null);
 
+  // Presence: who else has which record open (list markers), and j/k passing over records
+  // others are editing unless the user turned that off.
+  useLiveEvents();
+  const presence = useRecordsWithPresence(definition.recordType as RecordType, definition.alias);
+  const [skipEditing, setSkipEditing] = useSkipEditing();
+  const othersEditing = useCallback(
+    (recordId: string) => editorsOf(presence.get(recordId) ?? []),
+    [presence],
+  );
   const {
     queue,
     queueKey,
@@ -69,7 +85,20 @@ export function TriageView({
     move,
     live,
     keepPlace,
-  } = useTriageQueue({ definition, filter, sort, currentId, onCurrentChange, onStatus: setStatus });
+  } = useTriageQueue({
+      definition,
+      filter,
+      sort,
+      currentId,
+      onCurrentChange,
+      onStatus: setStatus,
+      editorsOf: skipEditing ? othersEditing : undefined,
+    });
+  useAnnounceViewing(
+    id === undefined
+      ? null
+      : { recordType: definition.recordType as RecordType, alias: definition.alias, recordId: id },
+  );
   const { busy, change, undo, undoCount } = useTriageChanges({
     definition,
     queueKey,
@@ -157,6 +186,8 @@ export function TriageView({
         onMove={move}
         onUndo={undo}
         onHelp={() => setHelpOpen(true)}
+        skipEditing={skipEditing}
+        onSkipEditingChange={setSkipEditing}
         actions={actions}
       />
 
@@ -188,6 +219,7 @@ export function TriageView({
             onMerge={live.merge}
             departed={live.departed}
             keepPlaceRef={keepPlace}
+            presence={presence}
           />
           <TriagePane
             id={id}

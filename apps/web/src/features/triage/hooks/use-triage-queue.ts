@@ -24,8 +24,24 @@ export interface TriageQueueInput {
   currentId?: string | undefined;
   /** Moves to another record (replaces the URL's `id`). */
   onCurrentChange: (id: string) => void;
-  /** Tells the user why a move did nothing (at either end of the queue). */
+  /** Tells the user why a move did nothing (at either end of the queue), or what it skipped. */
   onStatus: (message: string) => void;
+  /**
+   * Who else is editing a record (their names), for j/k to pass over it; absent or empty: the
+   * record is not skipped.
+   */
+  editorsOf?: ((id: string) => string[]) | undefined;
+}
+
+/**
+ * The status line after j/k passed over records others are editing.
+ *
+ * @example
+ * skippedMessage(1, ['Ana']); // 'Skipped 1 record: Ana is editing'
+ */
+export function skippedMessage(count: number, names: readonly string[]): string {
+  const who = names.length > 1 ? `${names.join(', ')} are` : `${names[0] ?? 'someone'} is`;
+  return `Skipped ${count} record${count === 1 ? '' : 's'}: ${who} editing`;
 }
 
 /**
@@ -46,6 +62,7 @@ export function useTriageQueue({
   currentId,
   onCurrentChange,
   onStatus,
+  editorsOf,
 }: TriageQueueInput) {
   const recordType = definition.recordType as RecordType;
   const alias = definition.alias;
@@ -111,16 +128,33 @@ export function useTriageQueue({
   const move = useCallback(
     (delta: number) => {
       if (rows.length === 0) return;
-      const target = index < 0 ? 0 : Math.min(Math.max(index + delta, 0), rows.length - 1);
+      let target = index < 0 ? 0 : Math.min(Math.max(index + delta, 0), rows.length - 1);
+      // Pass over records someone else is editing, in the direction of the move.
+      const step = delta > 0 ? 1 : -1;
+      const names = new Set<string>();
+      let passed = 0;
+      while (editorsOf && target !== index && rows[target] && rows[target]?.id !== id) {
+        const editing = editorsOf(rows[target]?.id ?? '');
+        if (editing.length === 0) break;
+        for (const name of editing) names.add(name);
+        passed += 1;
+        target += step;
+      }
       const next = rows[target];
-      if (!next) return;
-      if (next.id === id) {
-        onStatus(delta > 0 ? 'This is the last record in the queue.' : 'This is the first record.');
+      if (!next || next.id === id) {
+        onStatus(
+          passed > 0
+            ? `${skippedMessage(passed, [...names])}; no other record ${delta > 0 ? 'after' : 'before'} this one.`
+            : delta > 0
+              ? 'This is the last record in the queue.'
+              : 'This is the first record.',
+        );
         return;
       }
       onCurrentChange(next.id);
+      if (passed > 0) onStatus(skippedMessage(passed, [...names]));
     },
-    [rows, index, id, onCurrentChange, onStatus],
+    [rows, index, id, onCurrentChange, onStatus, editorsOf],
   );
 
   return {

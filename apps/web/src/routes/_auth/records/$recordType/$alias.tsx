@@ -25,6 +25,7 @@ import { RecordListSearchSchema } from '@/features/records/lib/search-params.ts'
 import { ViewControls } from '@/features/saved-views/components/view-controls.tsx';
 import { usePageActions } from '@/lib/page-actions.ts';
 import { savedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
+import { useLiveEvents } from '@/lib/use-live-presence.ts';
 import {
   definitionsQueryOptions,
   findDefinition,
@@ -121,6 +122,8 @@ function RecordsPage() {
   }, []);
   useEffect(clearSelection, [search.filter, recordType, alias, clearSelection]);
   const listable = definition?.listable !== false;
+  // Presence on the rows and in the record panel: the stream lives while the list is shown.
+  useLiveEvents();
   // What the command palette offers on this page.
   usePageActions(
     useMemo(

@@ -2,6 +2,8 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { EditingGuard } from '@/components/live/editing-guard.tsx';
+import { PresenceNotice } from '@/components/live/presence-notice.tsx';
 import {
   Sheet,
   SheetContent,
@@ -12,6 +14,7 @@ import {
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Toaster } from '@/components/ui/toast.tsx';
 import { RecordEditor } from '@/features/records/components/record-editor.tsx';
+import { useAnnounceViewing, usePresence } from '@/lib/use-live-presence.ts';
 import { definitionsQueryOptions, findDefinition } from '@/queries/definitions.ts';
 import { recordQueryOptions } from '@/queries/records.ts';
 
@@ -41,6 +44,10 @@ function RecordPanel() {
   const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
   const definition = findDefinition(definitions, recordType, alias);
   const record = useQuery(recordQueryOptions(recordType, alias, id));
+  // The others see this tab has the record open; this tab sees who else has (the list route
+  // keeps the event stream open).
+  useAnnounceViewing({ recordType, alias, recordId: id });
+  const others = usePresence(recordType, alias, id);
   const close = () =>
     void navigate({
       to: '/records/$recordType/$alias',
@@ -65,6 +72,7 @@ function RecordPanel() {
             )}
           </SheetTitle>
           <SheetDescription>{definition?.name ?? 'Record'}</SheetDescription>
+          <PresenceNotice entries={others} />
         </SheetHeader>
         {!definition ? (
           <ErrorPanel error={new Error('This record type is not shared with you.')} />
@@ -84,7 +92,11 @@ function RecordPanel() {
             }
             record={{ recordType, alias, id }}
             definitions={definitions}
-            details={<RecordEditor definition={definition} id={id} onClose={close} />}
+            details={
+              <EditingGuard others={others}>
+                <RecordEditor definition={definition} id={id} onClose={close} />
+              </EditingGuard>
+            }
           />
         )}
         {/* The sheet is modal (the rest of the page is inert), so its toasts render inside it. */}
