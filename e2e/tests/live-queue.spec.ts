@@ -12,6 +12,7 @@ import {
   expect,
   expectNoAxeViolations,
   handleOf,
+  newPerson,
   saveScreenshot,
   signIn,
   test,
@@ -268,6 +269,73 @@ test.describe('live queue', () => {
       await expect(other).toContainText('Pending');
       await expect(b.page.getByRole('button', { name: /new record/ })).toHaveCount(0);
       await expect(position).toHaveText(profile === 'hosted' ? '3 of 21' : '4 of 21');
+    } finally {
+      await b.context.close();
+    }
+  });
+
+  test('a change made in a console reaches the others’ lists through the live events, before any poll', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+    browser,
+    creds,
+  }) => {
+    const stamp = Date.now().toString(36);
+    const tag = `lqe-${stamp}`;
+    const title = (n: number) => `Event ${stamp} ${String(n).padStart(2, '0')}`;
+    const ids = await Promise.all(
+      [10, 11, 12].map(async (n) =>
+        handleOf(
+          await adminApi.createRecord(tickets.recordType, tickets.alias, {
+            Title: title(n),
+            Status: 'New',
+            Customer: tag,
+          }),
+          tickets,
+        ),
+      ),
+    );
+    // A, the admin, has the second ticket's panel open before B's list is.
+    await login('admin');
+    await page.goto(`${tickets.url}/${ids[1]}`);
+    await expect(page.getByRole('dialog').getByLabel(/^Title/)).toHaveValue(title(11));
+
+    // B, the agent, on the real clock: their list's first poll is 20 s after it opens, so
+    // anything B sees sooner came through the BFF's live events.
+    const b = await newPerson(browser);
+    try {
+      await b.page.goto('/');
+      await signIn(b.page, creds.agent);
+      await expect(b.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      await b.page.goto(
+        `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`,
+      );
+      await expect(b.page.getByTestId('records-status')).toContainText(/^3 loaded/);
+      const opened = Date.now();
+      const row = b.page.getByRole('row').filter({ hasText: title(11) });
+      await expect(row).not.toContainText('Pending');
+
+      // A saves a status in the panel: B's row shows it in place.
+      await editInPanel(page, `${tickets.url}/${ids[1]}`, { Status: 'Pending' });
+      await expect(row).toContainText('Pending', { timeout: 10_000 });
+      // A creates a ticket in the console: B's banner offers it.
+      await page.goto(tickets.url);
+      await page.getByRole('button', { name: 'New record' }).click();
+      const form = page.getByRole('dialog');
+      await form.getByLabel(/^Title/).fill(title(0));
+      await form.getByLabel(/^Status/).selectOption('New');
+      await form.getByLabel(/^Customer/).fill(tag);
+      const created = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.url().includes('/api/v1/'),
+      );
+      await form.getByRole('button', { name: 'Create record' }).click();
+      expect((await created).status()).toBe(201);
+      await expect(b.page.getByRole('button', { name: /^1 new record/ })).toBeVisible({
+        timeout: 10_000,
+      });
+      expect(Date.now() - opened).toBeLessThan(19_000);
     } finally {
       await b.context.close();
     }

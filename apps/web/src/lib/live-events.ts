@@ -9,6 +9,8 @@ import {
   RecordChangedEventSchema,
 } from '@wsc/api-client/bff-events';
 
+import { checkLiveQueueNow } from '@/queries/live-queue.ts';
+
 import { bff } from './bff.ts';
 
 /** Reconnect delays: 1 s doubling to 30 s, each with up to half of it taken off at random. */
@@ -261,6 +263,10 @@ export const liveEvents = createLiveEvents({
   clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   random: Math.random,
 });
+
+// A change made through the console makes the mounted lists of that definition look at their
+// first page now instead of at their next poll (ADR 0025; each check is spaced and coalesced).
+liveEvents.onRecordChanged((event) => checkLiveQueueNow(event.recordType, event.alias));
 
 /**
  * Subscribe to record changes made through the console (by anyone): the live queue refetches on
