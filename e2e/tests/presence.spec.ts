@@ -2,7 +2,8 @@
 // contexts): B's record panel shows A viewing, then A editing within a second of A stepping into
 // a field; B's list marks the record A has open; B stepping into the form of the record A edits is
 // asked first; B's triage `j` passes over the record A edits and says so (and stops doing that
-// when the toggle is off); when A closes the record, B's marker goes.
+// when the toggle is off), and its pane and editor warn as the panel does; when A closes the
+// record, B's marker goes.
 import type { APIRequestContext, Page } from '@playwright/test';
 
 import {
@@ -110,6 +111,15 @@ test.describe('presence', () => {
       await expect(skip).toHaveAttribute('aria-checked', 'false');
       await agent.page.keyboard.press('k');
       await expect(current).toHaveText(edited);
+      // Triage's pane says so too, and its editor (`e`) asks first, as the panel's form does.
+      await expect(notice(agent.page)).toHaveText(`${a} is editing`);
+      await agent.page.keyboard.press('e');
+      const triageWarning = agent.page.getByRole('dialog', {
+        name: `${a} is editing this record. Edit anyway?`,
+      });
+      await expect(triageWarning).toBeVisible();
+      await triageWarning.getByRole('button', { name: 'Not now' }).click();
+      await expect(triageWarning).toBeHidden();
       await agent.page.reload();
       await expect(skip).toHaveAttribute('aria-checked', 'false');
       await skip.click();

@@ -7,8 +7,8 @@ import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
 import type { PlaceAnchor } from '@/lib/keep-place.ts';
 import { LiveQueueBanner } from '@/components/live-queue-banner.tsx';
-import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { PresenceMarker } from '@/components/live/presence-marker.tsx';
+import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { cn } from '@/lib/utils.ts';
 
 import type { TriageRow } from '../api/triage-queries.ts';

@@ -4,10 +4,13 @@ import { ExternalLink, Loader2, MessageSquare, UserRound } from 'lucide-react';
 import { useId, useImperativeHandle, useMemo, useRef, useState } from 'react';
 
 import type { Definition, Field, RecordData, RecordType } from '@wsc/api-client';
+import type { PresenceEntry } from '@wsc/api-client/bff-events';
 import { COMMENT_MAX_LENGTH } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { FieldEditor } from '@/components/field-editor.tsx';
+import { EditingGuard } from '@/components/live/editing-guard.tsx';
+import { PresenceNotice } from '@/components/live/presence-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Textarea } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
@@ -41,6 +44,8 @@ export interface TriageRecordProps {
   /** Escape in the editor or comment box hands the keyboard back to triage. */
   onLeaveField: () => void;
   onCommented: () => void;
+  /** Who else has this record open: said under its title; editing it asks first. */
+  others: readonly PresenceEntry[];
 }
 
 /**
@@ -60,6 +65,7 @@ export function TriageRecord({
   commentRef,
   onLeaveField,
   onCommented,
+  others,
 }: TriageRecordProps) {
   const title = definition.titleField ? record[definition.titleField] : undefined;
   const lastUpdate = lastUpdateFields(definition);
@@ -95,18 +101,23 @@ export function TriageRecord({
             {lastUpdate.by && <> by {updatedBy || 'unknown'}</>}
           </p>
         )}
+        <PresenceNotice entries={others} />
       </header>
 
       <QuickFields record={record} fields={fields} onChange={onChange} onAssign={onAssign} />
 
-      <TriageEditor
-        ref={editorRef}
-        definition={definition}
-        record={record}
-        onSave={onChange}
-        onSaveNext={onSaveNext}
-        onLeave={onLeaveField}
-      />
+      {/* The editor is the part of triage that counts as editing (the one-key fields save at
+          once); stepping into it on a record someone else edits asks first, as in the panel. */}
+      <EditingGuard others={others}>
+        <TriageEditor
+          ref={editorRef}
+          definition={definition}
+          record={record}
+          onSave={onChange}
+          onSaveNext={onSaveNext}
+          onLeave={onLeaveField}
+        />
+      </EditingGuard>
 
       <TriageComment
         ref={commentRef}

@@ -3,6 +3,7 @@ import { Loader2 } from 'lucide-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 
 import type { Definition, RecordType } from '@wsc/api-client';
+import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { formatCount } from '@/lib/format.ts';
@@ -39,6 +40,9 @@ export interface TriageViewProps {
   /** Header slot for the page's own controls (exit link). */
   actions?: React.ReactNode;
 }
+
+/** No one else has the record open (one array, so the pane's props stay equal). */
+const NOBODY: readonly PresenceEntry[] = [];
 
 /**
  * Keyboard-first triage over a filtered queue: the list on the left, the current record on the
@@ -86,14 +90,14 @@ export function TriageView({
     live,
     keepPlace,
   } = useTriageQueue({
-      definition,
-      filter,
-      sort,
-      currentId,
-      onCurrentChange,
-      onStatus: setStatus,
-      editorsOf: skipEditing ? othersEditing : undefined,
-    });
+    definition,
+    filter,
+    sort,
+    currentId,
+    onCurrentChange,
+    onStatus: setStatus,
+    editorsOf: skipEditing ? othersEditing : undefined,
+  });
   useAnnounceViewing(
     id === undefined
       ? null
@@ -234,6 +238,7 @@ export function TriageView({
             commentRef={commentRef}
             onLeaveField={() => paneRef.current?.focus()}
             onCommented={() => setStatus(`${id}: comment posted.`)}
+            others={(id && presence.get(id)) || NOBODY}
           />
         </div>
       )}
