@@ -1,10 +1,12 @@
 // The live queue and the stale-save diff in Chromium, two people at once (ADR 0025): the admin
-// (A) creates and changes tickets in their console while the agent (B) has the same list open in
-// a second browser context. B's list polls its first page every 20 s; B's clock is Playwright's
-// fake clock, fast-forwarded past one interval instead of waiting. A record A creates appears
-// behind a "1 new" banner and merges in without moving the row under B's eyes; a field A changes
-// is updated in place with no banner; B's save over A's change opens the diff dialog. The list
-// is sorted by Title: by the server in the extended profile, in the browser in the hosted one.
+// (A) creates and changes tickets, in their console or through the API, while the agent (B) has
+// the same list open in a second browser context. Changes made outside the console are found by
+// B's poll of the first page every 20 s (B's clock is Playwright's fake clock, fast-forwarded past
+// one interval instead of waiting); changes made in A's console reach B at once through the BFF's
+// live events (ADR 0023). A new record appears behind a "1 new" banner and merges in without
+// moving the row under B's eyes; a changed field is updated in place with no banner; B's save
+// over A's change opens the diff dialog. The list is sorted by Title: by the server in the
+// extended profile, in the browser in the hosted one.
 import type { Browser, Locator, Page } from '@playwright/test';
 
 import type { DemoCredential } from '../stack.ts';
@@ -93,6 +95,9 @@ test.describe('live queue', () => {
     );
     const listUrl = `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`;
 
+    // A, the admin, is signed in (A's console edits come later).
+    await login('admin');
+
     // B, the agent, opens the list with a clock the test can move.
     const b = await agentWithClock(browser, creds.agent);
     try {
@@ -110,19 +115,13 @@ test.describe('live queue', () => {
       await watched.hover();
       const before = await topOf(watched);
 
-      // A creates a ticket in their console; it sorts first in B's list.
-      await login('admin');
-      await page.goto(tickets.url);
-      await page.getByRole('button', { name: 'New record' }).click();
-      const form = page.getByRole('dialog');
-      await form.getByLabel(/^Title/).fill(title(0));
-      await form.getByLabel(/^Status/).selectOption('New');
-      await form.getByLabel(/^Customer/).fill(tag);
-      const created = page.waitForResponse(
-        (r) => r.request().method() === 'POST' && r.url().includes('/api/v1/'),
-      );
-      await form.getByRole('button', { name: 'Create record' }).click();
-      expect((await created).status()).toBe(201);
+      // A ticket is created outside the console (an integration, the API itself): no live event
+      // tells B's console, the poll of the first page finds it. It sorts first in B's list.
+      await adminApi.createRecord(tickets.recordType, tickets.alias, {
+        Title: title(0),
+        Status: 'New',
+        Customer: tag,
+      });
 
       // Nothing moves in B's list until the poll: then a banner, and still nothing moves.
       const banner = b.page.getByRole('button', { name: /^1 new record/ });

@@ -25,7 +25,7 @@ import { createSessionApi } from './lib/session-api.ts';
 import { sessionDefinitions } from './lib/session-definitions.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/token-manager.ts';
-import { workspaceStore } from './lib/workspace-store.ts';
+import { hostedDefinitions, workspaceStore } from './lib/workspace-store.ts';
 import { bodyGuard } from './middlewares/body-limit.ts';
 import { requestDeadline } from './middlewares/request-deadline.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
@@ -195,6 +195,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       metrics,
       clock,
       recordChange: createHistoryRecorder({ history, bus: recordChanges, logger, metrics }),
+      handleFieldOf: async (session, recordType, alias) => {
+        const region = config.regions.find((r) => r.id === session.region);
+        if (!region || session.profile !== 'hosted') return undefined;
+        const definitions = await hostedDefinitions(workspace, region);
+        return definitions.find((d) => d.recordType === recordType && d.alias === alias)
+          ?.handleField;
+      },
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));

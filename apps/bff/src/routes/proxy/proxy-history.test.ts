@@ -2,8 +2,14 @@
 // and proof on a real socket that a read of a record is neither buffered nor preceded by a read.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import type { Definition } from '@wsc/api-client';
+
 import type { Harness } from '../../../test/harness.ts';
+import type { RecordChange } from '../../lib/record-changes.ts';
+import { startFakeUpstream } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { regionFor } from '../../lib/config.ts';
+import { createRecordChangeBus } from '../../lib/record-changes.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
 import { capturePlan, changeSource } from './proxy-history.ts';
 
@@ -92,5 +98,58 @@ describe('reads keep the streaming path', () => {
     }
     // One request upstream: no read before, none after.
     expect(h.upstream.apiRequests().map((r) => r.method)).toEqual(['GET']);
+  });
+});
+
+describe('a create whose reply has no id (the hosted service)', () => {
+  it('takes the handle from the definition’s handle field, for the history and the bus', async () => {
+    const upstream = await startFakeUpstream({ mode: 'hosted' });
+    const bus = createRecordChangeBus();
+    const seen: RecordChange[] = [];
+    bus.subscribe((change) => seen.push(change));
+    const tickets: Definition = {
+      recordType: 'apps',
+      alias: 'support-tickets',
+      name: 'Support Tickets',
+      handle: 'SUP',
+      handleField: 'Ticket ID',
+      fields: [
+        { name: 'Ticket ID', type: 'HANDLE', required: false, readOnly: true },
+        { name: 'Title', type: 'TEXT', required: true },
+      ],
+    };
+    const h = await createHarness({
+      upstream,
+      config: {
+        regions: [
+          regionFor('default', upstream.apiUrl, { profile: 'hosted', workspace: [tickets] }),
+        ],
+      },
+      deps: { recordChanges: bus },
+    });
+    try {
+      const { cookie } = await h.login();
+      upstream.route = (req, res) => {
+        req.resume();
+        req.on('end', () => {
+          const body = JSON.stringify({ 'Ticket ID': 'SUP-9', Title: 'Printer' });
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end(body);
+        });
+      };
+      const res = await h.api('/api/v1/apps/support-tickets', {
+        cookie,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '19' },
+        body: JSON.stringify({ Title: 'Printer' }),
+      });
+      expect(res.status).toBe(201);
+      expect(seen.map((c) => [c.kind, c.alias, c.recordId])).toEqual([
+        ['created', 'support-tickets', 'SUP-9'],
+      ]);
+    } finally {
+      await h.close();
+      await upstream.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
+import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Encoding } from '../../lib/compression.ts';
@@ -363,10 +364,30 @@ export function createProxyRouter(deps: {
    * resolves whether or not the history could be written, so a write never fails for it.
    */
   recordChange?: (change: RecordChange) => Promise<void>;
+  /**
+   * The field holding a definition's record handle, for a create whose reply has no `id` (the
+   * hosted service names the handle after the definition, e.g. `Ticket ID`).
+   */
+  handleFieldOf?: (
+    session: SessionRecord,
+    recordType: string,
+    alias: string,
+  ) => Promise<string | undefined>;
   clock?: Clock;
 }) {
   const { config, sessions, tokens, logger, metrics, recordChange } = deps;
   const clock = deps.clock ?? systemClock;
+  /** A created record's handle from its definition's handle field, when the reply has no `id`. */
+  const createdHandle = async (
+    session: SessionRecord,
+    recordType: string,
+    alias: string,
+    reply: Record<string, unknown>,
+  ): Promise<string | undefined> => {
+    const field = await deps.handleFieldOf?.(session, recordType, alias).catch(() => undefined);
+    const value = field === undefined ? undefined : reply[field];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
   const router = createRouter();
   // Per app, so the pools' size follows this BFF's region cap (see createUpstreamAgents).
   const agents = createUpstreamAgents(config.inFlight.perRegion);
@@ -612,7 +633,9 @@ export function createProxyRouter(deps: {
           const replyText = read.over ? undefined : Buffer.concat(read.chunks).toString('utf8');
           const reply = jsonObject(replyText);
           const recordId =
-            plan.recordId ?? (typeof reply?.['id'] === 'string' ? reply['id'] : undefined);
+            plan.recordId ??
+            (typeof reply?.['id'] === 'string' ? reply['id'] : undefined) ??
+            (reply ? await createdHandle(session, plan.recordType, plan.alias, reply) : undefined);
           let fields = changedFields(plan, {
             body: bodyBytes?.toString('utf8'),
             reply,
