@@ -1,18 +1,12 @@
 // Changes made through the console, as the BFF's proxy sees them: one in-process bus that the
 // proxy publishes to (after the upstream accepted a write) and that the record history and the
 // live events subscribe to. Listeners never slow or fail the write that published.
+import type { RecordChangeKind } from '@wsc/api-client/bff-events';
+
 import type { RegionId } from './region.ts';
 
-/** What kind of change a write made to a record. */
-export type RecordChangeKind =
-  | 'created'
-  | 'updated'
-  | 'related-item-added'
-  | 'related-item-removed'
-  | 'attachment-added'
-  | 'attachment-removed'
-  | 'watchers-changed'
-  | 'comment-added';
+/** What kind of change a write made to a record (the contract's enum, shared with the console). */
+export type { RecordChangeKind };
 
 /** One field's value before and after an update (JSON values as the API returned them). */
 export interface FieldChange {

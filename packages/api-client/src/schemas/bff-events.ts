@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 import { ViewAliasSchema } from './bff-saved-views.ts';
 import { RecordTypeSchema } from './common.ts';
+import { RecordChangeKindSchema } from './record-change-kind.ts';
 
 /** Event streams one session may hold open at once (one per tab; more is refused with 429). */
 export const MAX_EVENT_STREAMS_PER_SESSION = 6;
@@ -76,16 +77,8 @@ export const PresenceEventSchema = z.union([
 ]);
 export type PresenceEvent = z.infer<typeof PresenceEventSchema>;
 
-export const RecordChangeKindSchema = z.enum([
-  'created',
-  'updated',
-  'related-item-added',
-  'related-item-removed',
-  'attachment-added',
-  'attachment-removed',
-  'watchers-changed',
-  'comment-added',
-]);
+export { RecordChangeKindSchema };
+export type { RecordChangeKind } from './record-change-kind.ts';
 
 /** `event: record-changed`: a write made through the console (by anyone, this user included). */
 export const RecordChangedEventSchema = z.object({

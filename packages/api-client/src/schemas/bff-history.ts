@@ -5,6 +5,7 @@
 import { z } from 'zod';
 
 import { RecordTypeSchema } from './common.ts';
+import { RecordChangeKindSchema } from './record-change-kind.ts';
 
 /** The header row of `GET /bff/history/export.csv`, one column per entry member. */
 export const HISTORY_CSV_HEADER = [
@@ -34,16 +35,7 @@ export const CHANGE_SOURCE_PATTERN =
   /^(?:console|editor|triage|create|comments|related-items|attachments|watchers|bulk-run|(?:bulk-run|undo):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** What kind of change an entry records (the proxy's classification of the write). */
-export const HistoryKindSchema = z.enum([
-  'created',
-  'updated',
-  'related-item-added',
-  'related-item-removed',
-  'attachment-added',
-  'attachment-removed',
-  'watchers-changed',
-  'comment-added',
-]);
+export const HistoryKindSchema = RecordChangeKindSchema;
 export type HistoryKind = z.infer<typeof HistoryKindSchema>;
 
 /**
