@@ -5,6 +5,7 @@
 // instance 1 dies (SIGKILL: no cleanup) its users vanish from instance 2's streams once their rows
 // expire. Region `eu`, so the suite's other files (region `default`) never see these rows.
 // Needs a PostgreSQL server: runs when TEST_BFF_DATABASE_URL is set (npm test starts one).
+import { randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -72,6 +73,9 @@ async function startInstance(): Promise<string> {
     SESSION_SECRET,
     BFF_DATABASE_URL: DATABASE_URL ?? '',
     BFF_PRESENCE_TTL_MS: String(TTL_MS),
+    // Sign-ins come from an address of the test's own (X-Forwarded-For): the failed sign-ins
+    // other files record for 127.0.0.1 in the shared store must not rate-limit this one.
+    BFF_TRUST_PROXY: '1',
     PUBLIC_DIR: path.join(dataDir, 'no-console'),
     LOG_LEVEL: 'info',
   });
@@ -82,7 +86,11 @@ async function startInstance(): Promise<string> {
 async function signIn(base: string, clientId: string, clientSecret: string): Promise<string> {
   const res = await fetch(`${base}/bff/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf': '1' },
+    headers: {
+      'content-type': 'application/json',
+      'x-csrf': '1',
+      'x-forwarded-for': `198.51.100.${randomInt(1, 255)}`,
+    },
     body: JSON.stringify({ clientId, clientSecret, region: 'eu' }),
   });
   expect(res.status).toBe(200);
@@ -117,6 +125,7 @@ describe.runIf(!!DATABASE_URL)('presence across two BFF instances on one Postgre
       sessionSecret: SESSION_SECRET,
       publicDir: null,
       liveEvents: { ...defaultConfig().liveEvents, presenceTtlMs: TTL_MS },
+      trustProxy: 1,
     };
     const app = createApp({
       config,
