@@ -56,6 +56,27 @@ export async function newPerson(browser: Browser) {
 }
 
 /**
+ * A second person, signed in and on the shell. `fakeClock` installs Playwright's clock before the
+ * console loads, so its timers (a list's poll) only move when the test moves them.
+ *
+ * @example
+ * const agent = await signedInPerson(browser, creds.agent);
+ * await agent.page.goto(tickets.url);
+ */
+export async function signedInPerson(
+  browser: Browser,
+  credential: Pick<DemoCredential, 'clientId' | 'clientSecret'>,
+  options: { fakeClock?: boolean } = {},
+) {
+  const person = await newPerson(browser);
+  if (options.fakeClock) await person.page.clock.install();
+  await person.page.goto('/');
+  await signIn(person.page, credential);
+  await expect(person.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  return person;
+}
+
+/**
  * Runs axe on the current page and fails with a readable list of violations.
  *
  * @example

@@ -10,15 +10,7 @@ import type { Locator, Page } from '@playwright/test';
 import { HISTORY_CSV_HEADER } from '@wsc/api-client/bff-history';
 
 import { parseCsv } from '../../apps/web/src/testing/parse-csv.ts';
-import {
-  auditField,
-  expect,
-  handleOf,
-  newPerson,
-  saveScreenshot,
-  signIn,
-  test,
-} from '../fixtures.ts';
+import { auditField, expect, handleOf, saveScreenshot, signedInPerson, test } from '../fixtures.ts';
 
 async function openHistory(page: Page, url: string): Promise<Locator> {
   await page.goto(url);
@@ -150,11 +142,8 @@ test.describe('record history', () => {
     }
 
     // 5. The agent, in a browser of their own, reads the tab of a record they may read.
-    const agent = await newPerson(browser);
+    const agent = await signedInPerson(browser, creds.agent);
     try {
-      await agent.page.goto('/');
-      await signIn(agent.page, creds.agent);
-      await expect(agent.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
       // The whole log is for administrators: no link for the agent.
       await expect(agent.page.getByRole('link', { name: 'History' })).toHaveCount(0);
       const theirs = await openHistory(agent.page, `${recordUrl}?tab=history`);

@@ -7,39 +7,19 @@
 // moving the row under B's eyes; a changed field is updated in place with no banner; B's save
 // over A's change opens the diff dialog. The list is sorted by Title: by the server in the
 // extended profile, in the browser in the hosted one.
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
-import type { DemoCredential } from '../stack.ts';
 import {
   expect,
   expectNoAxeViolations,
   handleOf,
-  newPerson,
   saveScreenshot,
-  signIn,
+  signedInPerson,
   test,
 } from '../fixtures.ts';
 
 /** The list's poll interval (LIVE_POLL_INTERVAL_MS), and a little more. */
 const PAST_ONE_POLL = 21_000;
-
-/**
- * B: the agent, signed in in a second browser context whose clock the test moves (installed
- * before the console loads, so the list's poll timer is a fake one).
- */
-async function agentWithClock(browser: Browser, agent: DemoCredential) {
-  const context = await browser.newContext({
-    baseURL: process.env.E2E_BASE_URL,
-    timezoneId: 'Europe/Paris',
-    locale: 'en-GB',
-  });
-  const page = await context.newPage();
-  await page.clock.install();
-  await page.goto('/');
-  await signIn(page, agent);
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  return { context, page };
-}
 
 /** Opens a record's panel, changes its fields and saves, waiting for the PUT to succeed. */
 async function editInPanel(page: Page, url: string, values: Record<string, string>) {
@@ -99,7 +79,7 @@ test.describe('live queue', () => {
     await login('admin');
 
     // B, the agent, opens the list with a clock the test can move.
-    const b = await agentWithClock(browser, creds.agent);
+    const b = await signedInPerson(browser, creds.agent, { fakeClock: true });
     try {
       await b.page.goto(listUrl);
       const status = b.page.getByTestId('records-status');
@@ -220,7 +200,7 @@ test.describe('live queue', () => {
         ),
       ),
     );
-    const b = await agentWithClock(browser, creds.agent);
+    const b = await signedInPerson(browser, creds.agent, { fakeClock: true });
     try {
       await b.page.goto(
         `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`,
@@ -303,11 +283,8 @@ test.describe('live queue', () => {
 
     // B, the agent, on the real clock: their list's first poll is 20 s after it opens, so
     // anything B sees sooner came through the BFF's live events.
-    const b = await newPerson(browser);
+    const b = await signedInPerson(browser, creds.agent);
     try {
-      await b.page.goto('/');
-      await signIn(b.page, creds.agent);
-      await expect(b.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
       await b.page.goto(
         `${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Title`,
       );

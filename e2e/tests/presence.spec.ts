@@ -10,9 +10,8 @@ import {
   createTaggedQueue,
   expect,
   expectNoAxeViolations,
-  newPerson,
   saveScreenshot,
-  signIn,
+  signedInPerson,
   test,
 } from '../fixtures.ts';
 
@@ -46,12 +45,9 @@ test.describe('presence', () => {
     ]);
     const [first, edited, third] = ids as [string, string, string];
     const search = `filter=${encodeURIComponent(`Customer=='${tag}'`)}&sort=Priority`;
-    const agent = await newPerson(browser);
+    const agent = await signedInPerson(browser, creds.agent);
     try {
       await login('admin');
-      await agent.page.goto('/');
-      await signIn(agent.page, creds.agent);
-      await expect(agent.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
       const a = await sessionName(page.request);
 
       // B has the record open; A opens it too: B's panel says A is viewing.

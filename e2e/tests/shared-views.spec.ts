@@ -12,8 +12,8 @@ import type { ApiClient, Group } from '@wsc/api-client';
 import {
   expect,
   expectNoAxeViolations,
-  newPerson,
   saveScreenshot,
+  signedInPerson,
   signIn,
   test,
 } from '../fixtures.ts';
@@ -113,11 +113,8 @@ test.describe('shared views', () => {
     const name = `Team open tickets ${stamp}`;
     const hiddenName = `Leads only ${stamp}`;
     const copyName = `${name} (copy)`;
-    const agent = await newPerson(browser);
+    const agent = await signedInPerson(browser, creds.agent);
     await login('admin');
-    await agent.page.goto('/');
-    await signIn(agent.page, creds.agent);
-    await expect(agent.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     const admin = await sessionUser(page.request);
     const sharer = [admin.firstName, admin.lastName].filter(Boolean).join(' ') || admin.email;
     const agentId = (await sessionUser(agent.page.request)).id;
