@@ -9,13 +9,12 @@ import type { ApiProcess } from './lib/api.ts';
 import type { Bench, BenchContext } from './lib/bench.ts';
 import type { Dataset } from './lib/datasets.ts';
 import type { Figure, Section, Table } from './lib/report.ts';
-import type { SearchSql } from './lib/search-sql.ts';
 import type { Summary } from './lib/stats.ts';
 import { fetchToken, startBuiltApi } from './lib/api.ts';
 import { describeSeed, getDataset, releaseDataset } from './lib/datasets.ts';
 import { closedLoop, expectStatus, keepAliveAgent } from './lib/http.ts';
 import { machineInfo } from './lib/report.ts';
-import { runSearchSql, searchSql } from './lib/search-sql.ts';
+import { runSearchSql } from './lib/search-sql.ts';
 import { formatMs, summarize } from './lib/stats.ts';
 
 /** Samples per query and phase, and the time cap that bounds a phase on a slow machine. */
@@ -134,7 +133,6 @@ async function measureDataset(
     const apiSamples: number[][] = [];
     const rawSamples: number[][] = [];
     const totals: number[] = [];
-    const statements: SearchSql[] = [];
     const apiFirstIds: string[][] = [];
     for (const query of queries) {
       const url = searchUrl(api, query);
@@ -147,15 +145,14 @@ async function measureDataset(
       apiFirstIds.push(body.items.map((item) => item.data.id));
       const db = raw;
       if (db) {
-        const sql = searchSql(db.db, definition, query.filter, query.sort ?? '', 100);
-        statements.push(sql);
-        const check = await runSearchSql(db.db, sql);
+        const request = { definition, filter: query.filter, sort: query.sort ?? '', first: 100 };
+        const check = await runSearchSql(db.db, request, db);
         assertSame(query, body.total, apiFirstIds.at(-1) ?? [], check);
         const api: number[] = [];
         const rawMs: number[] = [];
         await timeLoop(async () => {
           const a = (await expectStatus(agent, url, 200, { headers: auth })).ms;
-          const r = (await runSearchSql(db.db, sql)).ms;
+          const r = (await runSearchSql(db.db, request, db)).ms;
           api.push(a);
           rawMs.push(r);
           return a;
@@ -213,12 +210,11 @@ async function measureDataset(
       raw = await openDatabase({ pgliteDir: path.join(dataset.dataDir, 'pg') });
       const db = raw;
       for (const [index, query] of queries.entries()) {
-        const sql = searchSql(db.db, definition, query.filter, query.sort ?? '', 100);
-        statements.push(sql);
-        const check = await runSearchSql(db.db, sql);
+        const request = { definition, filter: query.filter, sort: query.sort ?? '', first: 100 };
+        const check = await runSearchSql(db.db, request, db);
         // The create phase added records; the first page of an old filter is still the same.
         assertSame(query, totals[index] ?? 0, apiFirstIds[index] ?? [], check, true);
-        rawSamples.push(await timeLoop(async () => (await runSearchSql(db.db, sql)).ms));
+        rawSamples.push(await timeLoop(async () => (await runSearchSql(db.db, request, db)).ms));
       }
       notes.push(
         `${label}: PGlite runs inside the API process and cannot be opened by a second process, so the raw SQL phase runs after the API phase (API stopped, same data folder opened in the bench process); on PostgreSQL both run interleaved, request by request.`,
@@ -356,7 +352,7 @@ async function run(ctx: BenchContext): Promise<Section> {
     figures: [...datasetFigures(pglite, 20), ...datasetFigures(postgres, 30)],
     tables: [queryTable(pglite), queryTable(postgres)],
     notes: [
-      `Method: the API runs as its own process as \`npm start\` runs it (apps/workspace-api/scripts/serve.sh: \`node --v8-pool-size=1 dist/index.js\`, the esbuild bundle; RATE_LIMIT_RPS=0, LOG_LEVEL=error) on loopback; requests are sequential over one keep-alive connection, ${WARMUP} warm-up requests then up to ${SAMPLES} samples per query (capped at ${PHASE_CAP_MS / 1000} s), timed from request write to the last body byte (JSON not parsed). "Raw SQL" is the statement the API issues for the page (limit 101) and the total (one statement over the materialized matches for a filtered search, see workspace-api src/search/statements.ts), built by the API's own statement builder and run through the same driver on the same database; the bench checks it returns the same total and ids as the API before timing.`,
+      `Method: the API runs as its own process as \`npm start\` runs it (apps/workspace-api/scripts/serve.sh: \`node --v8-pool-size=1 dist/index.js\`, the esbuild bundle; RATE_LIMIT_RPS=0, LOG_LEVEL=error) on loopback; requests are sequential over one keep-alive connection, ${WARMUP} warm-up requests then up to ${SAMPLES} samples per query (capped at ${PHASE_CAP_MS / 1000} s), timed from request write to the last body byte (JSON not parsed). "Raw SQL" is the statement the API issues for the page (limit 101) and the total (one statement over the materialized matches for a filtered search, see workspace-api src/search/statements.ts), built by the API's own code, with a NUMBER range AND-ed with other conditions resolved to the values stored in it as the route does (one small index query each, ADR 0003 revision 4), in one repeatable-read transaction as the route runs it, through the same driver on the same database; the bench checks it returns the same total and ids as the API before timing.`,
       `Data (PGlite): ${describeSeed(pglite.dataset)}.`,
       `Data (PostgreSQL): ${describeSeed(postgres.dataset)}. Server: PostgreSQL 15, shared_buffers=2GB, effective_cache_size=8GB, random_page_cost=1.1, fsync off (throwaway).`,
       ...pglite.notes,

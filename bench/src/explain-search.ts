@@ -51,7 +51,8 @@ async function main() {
     const customer = values.customer ?? sample.customers[0] ?? '';
     for (const query of triageQueries({ agent, customer }, new Date())) {
       if (values.only && !query.name.includes(values.only)) continue;
-      const statements = searchSql(handle.db, definition, query.filter, query.sort ?? '', 100);
+      const request = { definition, filter: query.filter, sort: query.sort ?? '', first: 100 };
+      const statements = await searchSql(handle.db, request, handle);
       const compiledStatements =
         statements.kind === 'single'
           ? ([['page + total', statements.query]] as const)

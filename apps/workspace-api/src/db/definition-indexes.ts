@@ -89,8 +89,15 @@ export function planDefinitionIndexes(
   // numbers triage filters on (priorities, levels); the per-field btree above still serves sorts.
   // Dates stay out (a 30-day range is thousands of distinct values: 105 ms, ADR 0003).
   // jsonb_path_ops: smaller and faster than jsonb_ops, and containment is all it has to serve.
+  // With btree_gin, the UTC month of `created_at` and `updated_at` too: a bounded range on them
+  // next to a containment gets `month in (...)` added by the compiler (search/filter.ts
+  // monthBuckets), a few equality entries the index ANDs with the rest, where the created_at
+  // btree would read every record of the range (30 days at 1M: 55k rows, 21 ms -> 6.7 ms).
+  const monthColumns = options.btreeGin
+    ? MONTH_BUCKET_COLUMNS.map((column) => monthBucketExpression(column))
+    : [];
   if (definition.fields.some((field) => CONTAINMENT_TYPES.has(field.type))) {
-    const columns = ['data jsonb_path_ops', ...trigramColumns, ...numberColumns];
+    const columns = ['data jsonb_path_ops', ...trigramColumns, ...numberColumns, ...monthColumns];
     const body = `using gin (${columns.join(', ')})`;
     // Containment alone is revision 1's index under its name; with more columns the name covers
     // the column list, so adding a field plans a new index (the old one is dropped as stale)
@@ -99,6 +106,20 @@ export function planDefinitionIndexes(
     else add(body, 'search', body);
   }
   return plans;
+}
+
+/** The timestamp columns whose UTC month the search GIN index holds (with btree_gin). */
+export const MONTH_BUCKET_COLUMNS = ['created_at', 'updated_at'] as const;
+
+/**
+ * The UTC month of a timestamp column, as indexed (immutable: a fixed zone) and as the compiler
+ * writes it (search/filter.ts monthBucket).
+ *
+ * @example
+ * monthBucketExpression('created_at'); // "(date_trunc('month', (created_at at time zone 'UTC')))"
+ */
+export function monthBucketExpression(column: (typeof MONTH_BUCKET_COLUMNS)[number]): string {
+  return `(date_trunc('month', (${column} at time zone 'UTC')))`;
 }
 
 /** Field types whose `==` compiles to JSONB containment (stored value = the exact string). */

@@ -54,9 +54,59 @@ export function containsPattern(value: string): string {
   return `%${escaped}%`;
 }
 
-type Ctx = { parameter: string };
+type Ctx = {
+  parameter: string;
+  /** Whether the node being compiled is AND-ed with other conditions (under an AND). */
+  inAnd: boolean;
+  /** The NUMBER ranges met under an AND, by key (collected while compiling). */
+  ranges: Map<string, NumberRange>;
+  /** Enumerated ranges: the distinct stored values each range holds (FilterPlan.compile). */
+  values: ReadonlyMap<string, readonly string[]> | undefined;
+  /** Whether to add month buckets to bounded timestamp ranges (FilterPlan.compile). */
+  buckets: boolean;
+};
 
-function fail(ctx: Ctx, message: string, position: number): never {
+/** The NUMBER operators that bound a range (`=bt=` bounds it on both sides). */
+const RANGE_OPERATORS: ReadonlySet<string> = new Set(['=gt=', '=ge=', '=lt=', '=le=', '=bt=']);
+
+/**
+ * A range on a NUMBER field that a filter ANDs with other conditions, e.g. `Priority=le=1` in
+ * `Status==Open;Priority=le=1`. Such a range can be answered by the few distinct values the field
+ * holds in it (statements.ts resolveFilter enumerates them): inside the definition's GIN index an
+ * equality is a lookup that skips through the other conditions' entries, while a range is a
+ * partial match that collects every row in the range first (see compileComparison).
+ */
+export type NumberRange = {
+  /** The field, operator and bounds: the key of the range's values in FilterPlan.compile. */
+  key: string;
+  field: FilterField;
+  lower?: { value: string; inclusive: boolean };
+  upper?: { value: string; inclusive: boolean };
+};
+
+function numberRange(field: FilterField, operator: string, values: string[]): NumberRange {
+  const key = [field.name, operator, ...values].join('\u0000');
+  const [first = '', second = ''] = values;
+  switch (operator) {
+    case '=gt=':
+      return { key, field, lower: { value: first, inclusive: false } };
+    case '=ge=':
+      return { key, field, lower: { value: first, inclusive: true } };
+    case '=lt=':
+      return { key, field, upper: { value: first, inclusive: false } };
+    case '=le=':
+      return { key, field, upper: { value: first, inclusive: true } };
+    default:
+      return {
+        key,
+        field,
+        lower: { value: first, inclusive: true },
+        upper: { value: second, inclusive: true },
+      };
+  }
+}
+
+function fail(ctx: Pick<Ctx, 'parameter'>, message: string, position: number): never {
   throw new FilterError(ctx.parameter, message, position);
 }
 
@@ -167,6 +217,22 @@ function compileComparison(
   }
   const values = node.values as string[];
   const bound = (index: number) => bindValue(ctx, field, values[index] ?? '', at(index));
+
+  // A NUMBER range AND-ed with other conditions: noted for enumeration, and once enumerated
+  // compiled as an equality on the values found. Inside the GIN index (btree_gin column) the
+  // range is a partial match that reads every row in it (~190k for `Priority=le=1` at 1M: 10-12
+  // ms per AND-group), while `Priority in (1)` skips through the other conditions' entries (2.5
+  // ms); the same rows either way, since the values are exactly those stored in the range.
+  if (field.kind === 'number' && ctx.inAnd && RANGE_OPERATORS.has(operator)) {
+    const normalized = values.map((value, index) => normalizeValue(ctx, field, value, at(index)));
+    const range = numberRange(field, operator, normalized);
+    ctx.ranges.set(range.key, range);
+    const enumerated = ctx.values?.get(range.key);
+    if (enumerated) {
+      if (enumerated.length === 0) return sql<SqlBool>`false`;
+      return sql<SqlBool>`(${expr} in (${sql.join(enumerated.map((value) => sql`${value}::numeric`))}))`;
+    }
+  }
 
   if (field.kind === 'multi-picklist') {
     const array = sql`string_to_array(${expr}, ', ')`;
@@ -287,8 +353,90 @@ function distribute(node: Node, resolve: FieldResolver): ComparisonNode[][] | un
   return arms;
 }
 
+/** A bounded `Created At` / `Updated At` range spanning more months than this gets no bucket. */
+export const MAX_RANGE_MONTHS = 16;
+
+/**
+ * The SQL expression of a timestamp column's UTC month, as the definition's GIN index holds it
+ * (db/definition-indexes.ts `monthBucketExpression`).
+ *
+ * @example
+ * sql`${monthBucket(createdAt)} in ('2025-01-01T00:00:00'::timestamp)`;
+ */
+export function monthBucket(field: FilterField): RawBuilder<unknown> {
+  return sql`date_trunc('month', (${field.expr} at time zone 'UTC'))`;
+}
+
+/** `YYYY-MM-01T00:00:00` of each UTC month from `from` to `to`; undefined past `max`. */
+function monthsBetween(from: Date, to: Date, max: number): string[] | undefined {
+  const months: string[] = [];
+  const last = to.getUTCFullYear() * 12 + to.getUTCMonth();
+  for (let index = from.getUTCFullYear() * 12 + from.getUTCMonth(); index <= last; index += 1) {
+    if (months.length === max) return undefined;
+    const year = String(Math.floor(index / 12)).padStart(4, '0');
+    months.push(`${year}-${String((index % 12) + 1).padStart(2, '0')}-01T00:00:00`);
+  }
+  return months;
+}
+
+/**
+ * For each timestamp column (`Created At`, `Updated At`) that the AND-ed comparisons bound on both
+ * sides, an extra condition `month(column) in (m1, ..., mk)` naming the UTC months the range
+ * touches, when the same comparisons also hold a containment (`==` / `=in=` on an exact-string
+ * field) for the GIN index to intersect it with. Implied by the range (which stays), so the rows
+ * are the same; it lets the definition's GIN index find `Created At=bt=(30 days);Status=in=(...);
+ * Severity==Critical` as a few equality lookups (6.7 ms at 1M) instead of reading every record of
+ * the 30 days from the created_at btree and testing its JSON (21 ms: 55k rows).
+ */
+function monthBuckets(
+  ctx: Ctx,
+  comparisons: ComparisonNode[],
+  resolve: FieldResolver,
+): RawBuilder<SqlBool>[] {
+  if (!ctx.buckets) return [];
+  const contained = comparisons.some((node) => {
+    const operator = canonicalOperator(node.operator);
+    return (
+      (operator === '==' || operator === '=in=') &&
+      !node.values.includes(null) &&
+      resolve(node.selector)?.dataKey !== undefined
+    );
+  });
+  if (!contained) return [];
+  const bounds = new Map<string, { field: FilterField; lower?: number; upper?: number }>();
+  for (const node of comparisons) {
+    const field = resolve(node.selector);
+    if (field?.kind !== 'timestamp' || node.values.includes(null)) continue;
+    const operator = canonicalOperator(node.operator);
+    const times = node.values.map((value) => Date.parse(normalizeDateTime(value ?? '') ?? ''));
+    if (times.some((time) => Number.isNaN(time))) continue;
+    const [first = Number.NaN, second = first] = times;
+    const lower = ['=gt=', '=ge=', '=bt=', '=='].includes(operator) ? first : undefined;
+    const upper = ['=lt=', '=le=', '=='].includes(operator)
+      ? first
+      : operator === '=bt='
+        ? second
+        : undefined;
+    const entry = bounds.get(field.name) ?? { field };
+    if (lower !== undefined) entry.lower = Math.max(entry.lower ?? lower, lower);
+    if (upper !== undefined) entry.upper = Math.min(entry.upper ?? upper, upper);
+    bounds.set(field.name, entry);
+  }
+  const extra: RawBuilder<SqlBool>[] = [];
+  for (const { field, lower, upper } of bounds.values()) {
+    if (lower === undefined || upper === undefined || lower > upper) continue;
+    const months = monthsBetween(new Date(lower), new Date(upper), MAX_RANGE_MONTHS);
+    if (!months) continue;
+    const list = sql.join(months.map((month) => sql`${month}::timestamp`));
+    extra.push(sql<SqlBool>`(${monthBucket(field)} in (${list}))`);
+  }
+  return extra;
+}
+
 function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<SqlBool> {
   if (node.type === 'comparison') return compileComparison(ctx, node, resolve);
+  // The children of an AND are AND-ed with each other; an OR's children with what the OR is.
+  const inner = node.type === 'and' && !ctx.inAnd ? { ...ctx, inAnd: true } : ctx;
   // An AND of two or more OR-groups, e.g. `(Status==New,Status==Open);(Severity==Critical,
   // Priority=le=1)`, is distributed into an OR of AND-groups. PostgreSQL serves one OR with a
   // BitmapOr, but will not intersect two of them: it reads every row of one group and filters the
@@ -298,7 +446,7 @@ function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<S
   // is left alone (its BitmapOr is already the plan), and so is a filter that would need more
   // than MAX_DISTRIBUTED_ARMS groups. The filter is compiled as written first, so that a problem
   // is reported at the leftmost bad value whatever the distribution's order.
-  const parts = node.children.map((child) => compileNode(ctx, child, resolve));
+  const parts = node.children.map((child) => compileNode(inner, child, resolve));
   if (
     node.type === 'and' &&
     node.children.filter((child) => isDisjunction(child, resolve)).length >= 2
@@ -308,14 +456,20 @@ function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<S
       const groups = arms.map(
         (arm) =>
           sql<SqlBool>`(${sql.join(
-            arm.map((comparison) => compileComparison(ctx, comparison, resolve)),
+            [
+              ...arm.map((comparison) => compileComparison(inner, comparison, resolve)),
+              ...monthBuckets(inner, arm, resolve),
+            ],
             sql.raw(' and '),
           )})`,
       );
       return sql<SqlBool>`(${sql.join(groups, sql.raw(' or '))})`;
     }
   }
-  return sql<SqlBool>`(${sql.join(parts, sql.raw(node.type === 'and' ? ' and ' : ' or '))})`;
+  if (node.type === 'or') return sql<SqlBool>`(${sql.join(parts, sql.raw(' or '))})`;
+  const comparisons = node.children.filter((child) => child.type === 'comparison');
+  const buckets = monthBuckets(inner, comparisons, resolve);
+  return sql<SqlBool>`(${sql.join([...parts, ...buckets], sql.raw(' and '))})`;
 }
 
 export type CompileOptions = {
@@ -325,10 +479,66 @@ export type CompileOptions = {
   dialect?: Dialect;
 };
 
+/** A parsed and validated filter, to compile once its NUMBER ranges are known (or not). */
+export type FilterPlan = {
+  /** The NUMBER ranges AND-ed with other conditions, which may be enumerated. */
+  ranges: NumberRange[];
+  /**
+   * The SQL condition, as written without `resolution`. With it, a range whose key `values` has
+   * is compiled as equality on those values (none: false), and with `buckets` a bounded
+   * timestamp range next to a containment gets its month buckets (see monthBuckets): the forms
+   * the definition's GIN index serves when it has btree_gin columns.
+   */
+  compile: (resolution?: FilterResolution) => RawBuilder<SqlBool>;
+};
+
+/** What statements.ts resolveFilter learned: enumerated ranges, and whether to add buckets. */
+export type FilterResolution = {
+  values: ReadonlyMap<string, readonly string[]>;
+  buckets: boolean;
+};
+
 /**
- * Parses and compiles an RSQL filter. Throws FilterError (400 with `position`) for syntax errors,
+ * Parses and validates an RSQL filter. Throws FilterError (400 with `position`) for syntax errors,
  * syntax outside the dialect, unknown selectors, operators invalid for a field's type and
  * malformed values.
+ *
+ * @example
+ * const plan = planFilter('Status==Open;Priority=le=1', resolver);
+ * plan.ranges; // [{ key, field: Priority, upper: { value: '1', inclusive: true } }]
+ * const where = plan.compile({ values: new Map([[plan.ranges[0].key, ['0', '1']]]), buckets: true });
+ */
+export function planFilter(
+  input: string,
+  resolve: FieldResolver,
+  options: CompileOptions = {},
+): FilterPlan {
+  const parameter = options.parameter ?? 'filter';
+  const base = { parameter, inAnd: false, values: undefined, buckets: false };
+  // Also refused at the edge (text.ts); here too, so that no caller can bind such a value.
+  const bad = badTextIndex(input);
+  if (bad >= 0) fail(base, 'A NUL character or an unpaired surrogate cannot be searched for', bad);
+  let ast: Node;
+  try {
+    ast = parse(input, { dialect: options.dialect ?? 'extended' });
+  } catch (error) {
+    if (isRsqlError(error)) fail(base, error.message, error.position);
+    throw error;
+  }
+  const ranges = new Map<string, NumberRange>();
+  // Compiled once here, which validates every value and collects the ranges.
+  const written = compileNode({ ...base, ranges }, ast, resolve);
+  return {
+    ranges: [...ranges.values()],
+    compile: (resolution) =>
+      resolution && (resolution.values.size > 0 || resolution.buckets)
+        ? compileNode({ ...base, ...resolution, ranges: new Map() }, ast, resolve)
+        : written,
+  };
+}
+
+/**
+ * Parses and compiles an RSQL filter, every range as written. Throws FilterError as planFilter.
  *
  * @example
  * const where = compileFilter('Status==Open;Priority=gt=2', resolver);
@@ -339,16 +549,5 @@ export function compileFilter(
   resolve: FieldResolver,
   options: CompileOptions = {},
 ): RawBuilder<SqlBool> {
-  const ctx = { parameter: options.parameter ?? 'filter' };
-  // Also refused at the edge (text.ts); here too, so that no caller can bind such a value.
-  const bad = badTextIndex(input);
-  if (bad >= 0) fail(ctx, 'A NUL character or an unpaired surrogate cannot be searched for', bad);
-  let ast: Node;
-  try {
-    ast = parse(input, { dialect: options.dialect ?? 'extended' });
-  } catch (error) {
-    if (isRsqlError(error)) fail(ctx, error.message, error.position);
-    throw error;
-  }
-  return compileNode(ctx, ast, resolve);
+  return planFilter(input, resolve, options).compile();
 }

@@ -111,6 +111,24 @@ describe('search time limits', () => {
     },
   );
 
+  it("runs a search's statements in one snapshot (repeatable read)", async () => {
+    // resolveFilter reads a range's values and the search then uses them: both must see the
+    // same records (statements.ts), and an unfiltered page must agree with its count.
+    const seen: string[] = [];
+    h.deps.hooks = {
+      beforeSearch: async (db) => {
+        const { rows } = await sql<{
+          transaction_isolation: string;
+        }>`show transaction_isolation`.execute(db);
+        seen.push(rows[0]?.transaction_isolation ?? '');
+      },
+    };
+    for (const url of [SEARCH, '/v1/apps/support-tickets', `${SEARCH}%3BPriority%3Dle%3D2`]) {
+      expect((await h.request('GET', url, { token: h.tokens.member })).status).toBe(200);
+    }
+    expect(seen).toEqual(['repeatable read', 'repeatable read', 'repeatable read']);
+  });
+
   it('leaves ordinary searches alone with the budget on', async () => {
     h.deps.limiters.searchTime = new TokenBucketLimiter({ ratePerSecond: 500, burst: 10_000 });
     for (let i = 0; i < 20; i += 1) {

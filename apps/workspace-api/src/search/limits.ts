@@ -1,8 +1,9 @@
 // Time limits on searches, so that one expensive filter cannot stall a region.
 //
-// PostgreSQL: each search runs in its own short transaction with `statement_timeout` set locally
-// (SEARCH_TIMEOUT_MS); a statement past it is cancelled by the server (SQLSTATE 57014) and the
-// answer is 503 with Retry-After. The connection goes back to the pool at once.
+// Each search runs in its own short transaction, one repeatable-read snapshot. On PostgreSQL it
+// sets `statement_timeout` locally (SEARCH_TIMEOUT_MS); a statement past it is cancelled by the
+// server (SQLSTATE 57014) and the answer is 503 with Retry-After. The connection goes back to the
+// pool at once.
 //
 // PGlite runs SQL synchronously on the API's own thread, in WASM: nothing can interrupt a running
 // statement (its statement_timeout relies on a timer signal that cannot fire while the statement
@@ -57,20 +58,22 @@ export async function withSearchLimits<T>(
   const started = performance.now();
   let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
-    const value =
-      deps.dbKind === 'postgres'
-        ? await deps.db.transaction().execute(async (trx) => {
-            // set_config(..., true) is SET LOCAL with a bound parameter: it ends with the transaction.
-            await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(
-              trx,
-            );
-            if (hook) await hook(trx);
-            return run(trx);
-          })
-        : await (async () => {
-            if (hook) await hook(deps.db);
-            return run(deps.db);
-          })();
+    // One snapshot for all of a search's statements (repeatable read): the values of its NUMBER
+    // ranges and its matches (statements.ts resolveFilter), or an unfiltered page and its count,
+    // agree. On PGlite the transaction also holds the one connection until the search is done.
+    const value = await deps.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        if (deps.dbKind === 'postgres') {
+          // set_config(..., true) is SET LOCAL with a bound parameter: it ends with the transaction.
+          await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(
+            trx,
+          );
+        }
+        if (hook) await hook(trx);
+        return run(trx);
+      });
     outcome = { ok: true, value };
   } catch (error) {
     outcome = { ok: false, error };

@@ -15,7 +15,13 @@ import { insertRecords } from '../records/records.ts';
 import { recordFieldResolver } from './fields.ts';
 import { compileFilter } from './filter.ts';
 import { orderByClause, parseSort, sortValueText } from './sort.ts';
-import { parseSearch, runSearch, searchStatements } from './statements.ts';
+import {
+  distinctNumbersInRange,
+  parseSearch,
+  resolveFilter,
+  runSearch,
+  searchStatements,
+} from './statements.ts';
 
 let h: Harness;
 let definition: WorkspaceDefinition;
@@ -80,9 +86,14 @@ async function pageThrough(
   const totals = new Set<number>();
   let cursor: RecordSearch['cursor'];
   for (let guard = 0; guard < 100; guard += 1) {
+    // As the route: NUMBER ranges AND-ed with other conditions enumerated where btree_gin is.
+    const filterSql = parsed.filter
+      ? await resolveFilter(h.db, definition.alias, parsed.filter, h.deps)
+      : undefined;
     const search: RecordSearch = {
       alias: definition.alias,
-      ...parsed,
+      keys,
+      ...(filterSql ? { filter: filterSql } : {}),
       ...(cursor ? { cursor } : {}),
       forward,
       limit: size + 1,
@@ -188,6 +199,229 @@ describe('search statements', () => {
   });
 });
 
+describe('NUMBER ranges AND-ed with other conditions', () => {
+  // Priorities 0-3 from the fixture above, plus values a range must not lose: a decimal, a
+  // negative, two digits (10 sorts before 2 as text) and 1.0, equal to 1 as a number.
+  const extra = ['1.0', '-2', '2.5', '10'];
+  const extraIds: string[] = [];
+  beforeAll(async () => {
+    for (const priority of extra) {
+      const [row] = await insertRecords(
+        h.db,
+        definition,
+        [{ Title: `Priority ${priority}`, Status: 'Open', Severity: 'High', Priority: priority }],
+        'agent@example.com',
+        new Date('2025-03-01T00:00:00.000Z'),
+      );
+      extraIds.push(row?.id ?? '');
+    }
+  });
+  afterAll(async () => {
+    await h.db.deleteFrom('records').where('id', 'in', extraIds).execute();
+  });
+
+  const rangeOf = (filter: string) => {
+    const plan = parseSearch(definition, filter, '').filter;
+    const [range] = plan?.ranges ?? [];
+    if (!range) throw new Error(`no range in ${filter}`);
+    return range;
+  };
+  const numbers = (values: string[] | undefined) => values?.map(Number);
+
+  it('finds the distinct values stored in a range, in order, bounds as the operator says', async () => {
+    const values = (filter: string, limit?: number) =>
+      distinctNumbersInRange(h.db, definition.alias, rangeOf(`Status==Open;${filter}`), limit);
+    expect(numbers(await values('Priority=le=1'))).toEqual([-2, 0, 1]);
+    expect(numbers(await values('Priority=lt=1'))).toEqual([-2, 0]);
+    expect(numbers(await values('Priority=gt=2'))).toEqual([2.5, 3, 10]);
+    expect(numbers(await values('Priority=ge=2.5'))).toEqual([2.5, 3, 10]);
+    expect(numbers(await values('Priority=bt=(0,2.5)'))).toEqual([0, 1, 2, 2.5]);
+    expect(await values('Priority=gt=10')).toEqual([]);
+    // More than the limit: undefined, and the range is searched as written.
+    expect(numbers(await values('Priority=ge=0', 6))).toEqual([0, 1, 2, 2.5, 3, 10]);
+    expect(await values('Priority=ge=0', 5)).toBeUndefined();
+  });
+
+  it('notes only ranges AND-ed with other conditions', () => {
+    const keys = (filter: string) =>
+      parseSearch(definition, filter, '').filter?.ranges.map((range) => range.field.name);
+    expect(keys('Priority=le=1')).toEqual([]);
+    expect(keys('Priority=le=1,Status==Open')).toEqual([]);
+    expect(keys('Status==Open;Priority=le=1')).toEqual(['Priority']);
+    expect(keys('(Status==New,Status==Open);(Severity==Critical,Priority=le=1)')).toEqual([
+      'Priority',
+    ]);
+    // Equality and `=in=` already are lookups; negated ranges also match empty fields (an OR).
+    expect(keys('Status==Open;Priority==1;Priority=in=(1,2);Priority=nbt=(1,2)')).toEqual([]);
+  });
+
+  it.each([
+    'Status==Open;Priority=le=1',
+    'Status==Open;Priority=lt=1',
+    'Severity==High;Priority=gt=2',
+    'Status==Open;Priority=bt=(0,2.5)',
+    '(Status==New,Status==Open);(Severity==Critical,Priority=le=1);Due Date=le=2025-02-20',
+    '(Status==Open,Priority=ge=2.5);Severity==High',
+    'Status=in=(Open,New);Severity=in=(High,Low);Priority=bt=(1,2)',
+  ])('%s: enumerated, the same records as the range as written', async (filter) => {
+    const plan = parseSearch(definition, filter, '').filter;
+    if (!plan) throw new Error('no filter');
+    const ids = async (where: ReturnType<typeof plan.compile>) =>
+      (
+        await h.db
+          .selectFrom('records')
+          .select('id')
+          .where('alias', '=', definition.alias)
+          .where(where)
+          .orderBy('id')
+          .execute()
+      ).map((row) => row.id);
+    const written = plan.compile();
+    const enumerated = await resolveFilter(h.db, definition.alias, plan, { btreeGin: true });
+    expect(enumerated.compile(h.db).sql).not.toEqual(written.compile(h.db).sql);
+    expect(enumerated.compile(h.db).sql).not.toMatch(/numeric (<|>|between)/);
+    const expected = await ids(written);
+    expect(await ids(enumerated)).toEqual(expected);
+    // Past the limit the range stays as written.
+    const wide = await resolveFilter(h.db, definition.alias, plan, {
+      btreeGin: true,
+      maxValues: 0,
+    });
+    expect(wide.compile(h.db).sql).toEqual(written.compile(h.db).sql);
+    // Without btree_gin the GIN index lacks the field and the range is not looked at.
+    const plain = await resolveFilter(h.db, definition.alias, plan, { btreeGin: false });
+    expect(plain.compile(h.db).sql).toEqual(written.compile(h.db).sql);
+  });
+
+  it('answers an empty range with no records, not with a range scan', async () => {
+    const plan = parseSearch(definition, 'Status==Open;Priority=gt=10', '').filter;
+    if (!plan) throw new Error('no filter');
+    const where = await resolveFilter(h.db, definition.alias, plan, { btreeGin: true });
+    expect(where.compile(h.db).sql).toBe('((data @> $1::jsonb) and false)');
+    const rows = await h.db
+      .selectFrom('records')
+      .select('id')
+      .where('alias', '=', definition.alias)
+      .where(where)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('month buckets of a bounded Created At / Updated At range', () => {
+  // Records either side of a UTC month boundary, besides the fixture's days in Jan-May 2025; the
+  // first is already in February in Kiritimati (UTC+14), the session zone of the last test.
+  const edgeIds: string[] = [];
+  beforeAll(async () => {
+    for (const at of [
+      '2025-01-31T12:00:00.000Z',
+      '2025-01-31T23:59:59.999Z',
+      '2025-02-01T00:00:00.000Z',
+    ]) {
+      const [row] = await insertRecords(
+        h.db,
+        definition,
+        [{ Title: `Edge ${at}`, Status: 'Open', Severity: 'High' }],
+        'agent@example.com',
+        new Date(at),
+      );
+      edgeIds.push(row?.id ?? '');
+    }
+  });
+  afterAll(async () => {
+    await h.db.deleteFrom('records').where('id', 'in', edgeIds).execute();
+  });
+
+  const resolved = async (filter: string) => {
+    const plan = parseSearch(definition, filter, '').filter;
+    if (!plan) throw new Error('no filter');
+    const where = await resolveFilter(h.db, definition.alias, plan, { btreeGin: true });
+    return { plan, where, compiled: where.compile(h.db) };
+  };
+  const monthsOf = (compiled: { sql: string; parameters: readonly unknown[] }) =>
+    compiled.sql.includes('date_trunc')
+      ? compiled.parameters.filter((value) => /T00:00:00$/.test(String(value)))
+      : [];
+
+  it('names the UTC months a range touches, next to a containment only', async () => {
+    const months = async (filter: string) => monthsOf((await resolved(filter)).compiled);
+    expect(
+      await months('Created At=bt=2025-01-20T00:00:00.000Z:2025-03-02T00:00:00.000Z;Status==Open'),
+    ).toEqual(['2025-01-01T00:00:00', '2025-02-01T00:00:00', '2025-03-01T00:00:00']);
+    // The console's relative dates: two one-sided comparisons in one AND (ADR 0017).
+    expect(
+      await months(
+        'Updated At=ge=2025-02-01T00:00:00.000Z;Updated At=lt=2025-02-08T00:00:00.000Z;Status=in=(Open,New)',
+      ),
+    ).toEqual(['2025-02-01T00:00:00']);
+    // Nothing for the index to intersect the months with, one side open, an empty range, or
+    // more than 16 months: no bucket.
+    expect(
+      await months('Created At=bt=2025-01-20T00:00:00.000Z:2025-03-02T00:00:00.000Z;Priority=gt=1'),
+    ).toEqual([]);
+    expect(await months('Created At=ge=2025-01-20T00:00:00.000Z;Status==Open')).toEqual([]);
+    expect(
+      await months('Created At=bt=2025-03-01T00:00:00.000Z:2025-01-01T00:00:00.000Z;Status==Open'),
+    ).toEqual([]);
+    expect(
+      await months('Created At=bt=2024-01-01T00:00:00.000Z:2025-05-01T00:00:00.000Z;Status==Open'),
+    ).toEqual([]);
+    // Without btree_gin the index has no month column: as written.
+    const plan = parseSearch(
+      definition,
+      'Created At=bt=2025-01-20T00:00:00.000Z:2025-03-02T00:00:00.000Z;Status==Open',
+      '',
+    ).filter;
+    if (!plan) throw new Error('no filter');
+    const plain = await resolveFilter(h.db, definition.alias, plan, { btreeGin: false });
+    expect(plain.compile(h.db).sql).not.toContain('date_trunc');
+  });
+
+  it('gives every AND-group of a distributed filter its months', async () => {
+    const { compiled } = await resolved(
+      '(Status==New,Status==Open);(Severity==High,Severity==Low);Created At=bt=2025-01-20T00:00:00.000Z:2025-02-02T00:00:00.000Z',
+    );
+    expect(compiled.sql.match(/date_trunc/g)).toHaveLength(4);
+  });
+
+  it.each([
+    'Created At=bt=2025-01-20T00:00:00.000Z:2025-03-02T00:00:00.000Z;Status=in=(Open,New)',
+    'Created At=bt=2025-01-31T23:00:00.000Z:2025-02-01T00:30:00.000Z;Status==Open',
+    'Created At=bt=2025-01-31T00:00:00.000Z:2025-01-31T23:00:00.000Z;Status==Open',
+    'Created At=gt=2025-01-31T23:59:59.999Z;Created At=le=2025-02-15T00:00:00.000Z;Status==Open',
+    'Created At=ge=2025-02-01T00:00:00.000Z;Created At=lt=2025-03-01T00:00:00.000Z;Severity==High',
+    'Updated At=bt=2025-01-01T00:00:00.000Z:2025-04-30T00:00:00.000Z;Severity=in=(High,Low)',
+    '(Status==New,Status==Open);(Severity==High,Severity==Low);Created At=bt=2025-01-20T00:00:00.000Z:2025-02-02T00:00:00.000Z',
+  ])('%s: with months, the same records as without, in any session time zone', async (filter) => {
+    const { plan, compiled } = await resolved(filter);
+    expect(monthsOf(compiled).length).toBeGreaterThan(0);
+    const ids = async (where: ReturnType<typeof plan.compile>) => {
+      // A session zone far from UTC, where a local month starts 14 hours early: the buckets are
+      // UTC months whatever the session says.
+      let found: string[] = [];
+      const done = new Error('rollback');
+      await expect(
+        h.db.transaction().execute(async (trx) => {
+          await sql`set local time zone 'Pacific/Kiritimati'`.execute(trx);
+          const rows = await trx
+            .selectFrom('records')
+            .select('id')
+            .where('alias', '=', definition.alias)
+            .where(where)
+            .orderBy('id')
+            .execute();
+          found = rows.map((row) => row.id);
+          throw done;
+        }),
+      ).rejects.toBe(done);
+      return found;
+    };
+    const expected = await ids(plan.compile());
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await ids((await resolved(filter)).where)).toEqual(expected);
+  });
+});
+
 describe('per-definition indexes', () => {
   const indexNames = async () =>
     new Set(
@@ -233,7 +467,11 @@ describe('per-definition indexes', () => {
     expect(withField?.name).not.toBe(gin[0]?.name);
     expect(withField?.ddl).toContain("(data ->> 'Notes') public.gin_trgm_ops");
     // With btree_gin, each NUMBER field is a numeric column of the same index.
-    expect(gin[0]?.ddl).toContain("((data ->> 'Priority')::numeric))");
+    expect(gin[0]?.ddl).toContain("((data ->> 'Priority')::numeric), ");
+    // ...and the UTC month of created_at and updated_at is a column too (filter.ts monthBuckets).
+    expect(gin[0]?.ddl).toContain(
+      "(date_trunc('month', (created_at at time zone 'UTC'))), (date_trunc('month', (updated_at at time zone 'UTC'))))",
+    );
     const withoutTrgm = planDefinitionIndexes(definition, { trgm: false, btreeGin: true });
     expect(withoutTrgm.filter((plan) => plan.ddl.includes('gin_trgm_ops'))).toEqual([]);
     expect(withoutTrgm.filter((plan) => plan.ddl.includes('jsonb_path_ops'))).toHaveLength(1);

@@ -354,6 +354,46 @@ describe('search paging', () => {
     expect(backwards).toEqual(expected);
   });
 
+  it('answers a NUMBER range AND-ed with other conditions by value, across pages', async () => {
+    // The search enumerates such a range's stored values (statements.ts resolveFilter): 1.0 and
+    // 1 are one value, 10 sorts after 2, and an empty Seats is never in a range.
+    const seats = ['1.0', '1', '2', '10', '-3', '', '2.5'];
+    for (const [i, value] of seats.entries()) {
+      await h.request('POST', '/v1/elements/customers', {
+        token: h.tokens.admin,
+        body: { Name: `Ranged ${i}`, Plan: 'Free', ...(value ? { Seats: value } : {}) },
+      });
+    }
+    const names = async (filter: string) => {
+      const collected: string[] = [];
+      const totals = new Set<number>();
+      let after = '';
+      for (let guard = 0; guard < 10; guard += 1) {
+        const res = await h.request(
+          'GET',
+          `/v1/elements/customers?filter=${encodeURIComponent(filter)}&sort=Name&first=2${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+          { token: h.tokens.admin },
+        );
+        const page = RecordPagedListSchema.parse(res.json);
+        totals.add(page.total);
+        collected.push(...page.items.map((item) => String(item.data.Name).replace('Ranged ', '')));
+        if (!page.paging.has_next_page) break;
+        after = page.paging.end_cursor ?? '';
+      }
+      expect([...totals]).toEqual([collected.length]);
+      return collected;
+    };
+    expect(await names('Name=lk=Ranged;Seats=le=2')).toEqual(['0', '1', '2', '4']);
+    expect(await names('Name=lk=Ranged;Seats=gt=1')).toEqual(['2', '3', '6']);
+    expect(await names('Name=lk=Ranged;Seats=bt=(1,2)')).toEqual(['0', '1', '2']);
+    expect(await names('Name=lk=Ranged;Seats=lt=-3')).toEqual([]);
+    expect(await names('(Name=="Ranged 3",Name=lk=Ranged);(Seats=ge=2.5,Seats=lt=0)')).toEqual([
+      '3',
+      '4',
+      '6',
+    ]);
+  });
+
   it('sorts by Created At descending and by text', async () => {
     const res = await h.request(
       'GET',
