@@ -355,13 +355,18 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
 
   it('binds the JSON object as one parameter for ==, and ORs containments for =in=', () => {
     const eqQuery = compiled(`Title=="x' or '1'='1";Status==Open;Billable==TRUE`);
-    expect(eqQuery.sql.match(/data @> \$\d+::jsonb/g)).toHaveLength(3);
+    // The equalities of one AND are one containment of all their pairs (andClauses).
+    expect(eqQuery.sql.match(/data @> \$\d+::jsonb/g)).toHaveLength(1);
     expect(eqQuery.sql).not.toContain("'1'");
     expect(eqQuery.parameters).toEqual([
-      JSON.stringify({ Title: "x' or '1'='1" }),
-      '{"Status":"Open"}',
-      '{"Billable":"true"}',
+      JSON.stringify({ Title: "x' or '1'='1", Status: 'Open', Billable: 'true' }),
     ]);
+    // A key twice (no object holds both) or once: one containment per equality.
+    expect(compiled('Status==Open;Status==New').parameters).toEqual([
+      '{"Status":"Open"}',
+      '{"Status":"New"}',
+    ]);
+    expect(compiled('Status==Open;Priority==2').parameters).toEqual(['{"Status":"Open"}', '2']);
     const inQuery = compiled('Assignee=in=(a@example.com,b@example.com)');
     expect(inQuery.sql).toMatch(/\(data @> \$\d+::jsonb\) or \(data @> \$\d+::jsonb\)/);
     // Negations, numbers, dates, multi-picklists and system columns keep their expressions.
@@ -438,12 +443,10 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
     const twoGroups = compiled('(Status==New,Status==Open);(Severity==Critical,Priority=le=1)');
     // (New and Critical) or (New and P<=1) or (Open and Critical) or (Open and P<=1).
     expect(twoGroups.parameters).toEqual([
-      '{"Status":"New"}',
-      '{"Severity":"Critical"}',
+      '{"Status":"New","Severity":"Critical"}',
       '{"Status":"New"}',
       '1',
-      '{"Status":"Open"}',
-      '{"Severity":"Critical"}',
+      '{"Status":"Open","Severity":"Critical"}',
       '{"Status":"Open"}',
       '1',
     ]);
@@ -575,6 +578,9 @@ describe('equality on exact-string fields compiles to JSONB containment', () => 
 
   it.each([
     [serialize(eq('Title', tricky)), ['r5']],
+    // Merged into one containment object with the other equalities of the AND.
+    [`${serialize(eq('Title', tricky))};Status==Open;Billable==true`, ['r5']],
+    [`${serialize(eq('Title', tricky))};Status==New`, []],
     [serialize(eq('Customer', tricky)), ['r5']],
     [serialize(inList('Customer', [tricky, 'Globex'])), ['r2', 'r5']],
     [serialize(eq('Title', tricky.toUpperCase())), []],

@@ -169,16 +169,24 @@ function bindValue(
 }
 
 /**
- * The JSON object `{key: value}` for a containment filter (`data @> $1::jsonb`).
+ * The JSON object `{key: value, ...}` for a containment filter (`data @> $1::jsonb`): one pair, or
+ * the pairs of several equalities AND-ed together (distinct keys).
  *
  * @example
  * containmentJson('Status', 'Open'); // '{"Status":"Open"}'
+ * containmentJson([['Status', 'Open'], ['Severity', 'High']]); // '{"Status":"Open","Severity":"High"}'
  */
-export function containmentJson(key: string, value: string): string {
+export function containmentJson(
+  keyOrPairs: string | ReadonlyArray<readonly [string, string]>,
+  value = '',
+): string {
   // A text parameter's lone surrogates reach PostgreSQL as U+FFFD (UTF-8 encoding), but JSON would
   // escape them as `\udXXX`, which jsonb rejects: replace them first so `==` behaves as `=` did.
   const wellFormed = (text: string) => text.replace(LONE_SURROGATE_RE, '\ufffd');
-  return JSON.stringify({ [wellFormed(key)]: wellFormed(value) });
+  const pairs = typeof keyOrPairs === 'string' ? [[keyOrPairs, value] as const] : keyOrPairs;
+  return JSON.stringify(
+    Object.fromEntries(pairs.map(([key, text]) => [wellFormed(key), wellFormed(text)])),
+  );
 }
 
 const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -305,6 +313,45 @@ function compileComparison(
     default:
       return fail(ctx, `Operator ${node.operator} is not supported`, operatorPosition);
   }
+}
+
+/** `==` (or a one-value `=in=`) on an exact-string field: its containment pair `[key, value]`. */
+function containmentPair(
+  ctx: Ctx,
+  node: Node,
+  resolve: FieldResolver,
+): readonly [string, string] | undefined {
+  if (node.type !== 'comparison') return undefined;
+  const operator = canonicalOperator(node.operator);
+  const [value] = node.values;
+  if ((operator !== '==' && operator !== '=in=') || node.values.length !== 1) return undefined;
+  const field = resolve(node.selector);
+  if (value === null || value === undefined || field?.dataKey === undefined) return undefined;
+  const position = node.valueSpans[0]?.start ?? node.span.start;
+  return [field.dataKey, normalizeValue(ctx, field, value, position)];
+}
+
+/**
+ * The compiled children of one AND, its equalities on exact-string fields merged into one
+ * containment: `data @> {"Status":"Open"} and data @> {"Severity":"High"}` becomes
+ * `data @> {"Status":"Open","Severity":"High"}`, the same rows (an object contains several pairs
+ * exactly when it contains each) and the same single GIN scan, but one clause for the planner to
+ * estimate instead of several: each containment estimate tests the 1,000-value statistics sample,
+ * and the six AND-groups of `Status=in=(New,Open,Pending);Severity=in=(High,Critical);
+ * Assignee==x` took ~9 ms to plan with 18 clauses, ~3.4 ms with 6 (1M, PostgreSQL 15). Left as
+ * they are when a key appears twice.
+ */
+function andClauses(
+  ctx: Ctx,
+  children: readonly Node[],
+  compiled: RawBuilder<SqlBool>[],
+  resolve: FieldResolver,
+): RawBuilder<SqlBool>[] {
+  const pairs = children.map((child) => containmentPair(ctx, child, resolve));
+  const found = pairs.filter((pair) => pair !== undefined);
+  if (found.length < 2 || new Set(found.map(([key]) => key)).size !== found.length) return compiled;
+  const merged = sql<SqlBool>`(data @> ${containmentJson(found)}::jsonb)`;
+  return [merged, ...compiled.filter((_, index) => pairs[index] === undefined)];
 }
 
 /** At most this many AND-groups when an AND of OR-groups is distributed (see distribute). */
@@ -457,7 +504,12 @@ function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<S
         (arm) =>
           sql<SqlBool>`(${sql.join(
             [
-              ...arm.map((comparison) => compileComparison(inner, comparison, resolve)),
+              ...andClauses(
+                inner,
+                arm,
+                arm.map((comparison) => compileComparison(inner, comparison, resolve)),
+                resolve,
+              ),
               ...monthBuckets(inner, arm, resolve),
             ],
             sql.raw(' and '),
@@ -469,7 +521,8 @@ function compileNode(ctx: Ctx, node: Node, resolve: FieldResolver): RawBuilder<S
   if (node.type === 'or') return sql<SqlBool>`(${sql.join(parts, sql.raw(' or '))})`;
   const comparisons = node.children.filter((child) => child.type === 'comparison');
   const buckets = monthBuckets(inner, comparisons, resolve);
-  return sql<SqlBool>`(${sql.join([...parts, ...buckets], sql.raw(' and '))})`;
+  const clauses = andClauses(inner, node.children, parts, resolve);
+  return sql<SqlBool>`(${sql.join([...clauses, ...buckets], sql.raw(' and '))})`;
 }
 
 export type CompileOptions = {
