@@ -152,10 +152,22 @@ test.describe('live queue', () => {
       // B opens a ticket; A changes its title meanwhile; B's save shows the difference.
       const stale = ids.get(15) ?? '';
       await rowOf(15).getByRole('link', { name: stale }).click();
-      const panel = b.page.getByRole('dialog');
-      await expect(panel.getByLabel(/^Title/)).toHaveValue(title(15));
+      const panel = b.page.getByRole('dialog', { name: new RegExp(`^${stale}`) });
+      const titleField = panel.getByLabel(/^Title/);
+      await expect(titleField).toHaveValue(title(15));
       await editInPanel(page, `${tickets.url}/${stale}`, { Title: `${title(15)} (A)` });
-      await panel.getByLabel(/^Title/).fill(`${title(15)} (B)`);
+      // B may still hold A's "editing" presence when it steps into the field (the update that
+      // A is only viewing again can arrive after A's save; CI saw it), and is then asked "Alex is
+      // editing this record. Edit anyway?" (presence.spec.ts covers that dialog): B edits anyway
+      // whenever it shows, and types again if the question took the focus before the text.
+      await b.page.addLocatorHandler(
+        b.page.getByRole('dialog', { name: /is editing this record/ }),
+        (guard) => guard.getByRole('button', { name: 'Edit anyway' }).click(),
+      );
+      await expect(async () => {
+        await titleField.fill(`${title(15)} (B)`);
+        await expect(titleField).toHaveValue(`${title(15)} (B)`, { timeout: 1_000 });
+      }).toPass();
       await panel.getByRole('button', { name: 'Save changes' }).click();
       const conflict = b.page.getByRole('dialog', { name: 'Someone else changed this record' });
       await expect(conflict).toBeVisible();
