@@ -13,7 +13,7 @@ export { createCredential, insertUser, issueToken } from './identity/credentials
 export { authenticateToken } from './lib/auth.ts';
 export { reserveHandleNumbers } from './records/records.ts';
 export type { SearchStatements } from './search/statements.ts';
-export { parseSearch, resolveFilter, runSearch, searchStatements } from './search/statements.ts';
+export { parseSearch, resolvedSearchStatements, runSearch } from './search/statements.ts';
 export { prepareStore } from './seed/prepare-store.ts';
 export { createRng } from './seed/prng.ts';
 export type { GeneratedRecord, SeedContext } from './seed/seed-records.ts';

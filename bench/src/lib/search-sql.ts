@@ -4,7 +4,7 @@
 // resolves it (a NUMBER range AND-ed with other conditions becomes the values stored in it, read
 // with one small index query each), then the search statement, in one repeatable-read transaction.
 import type { Db, SearchStatements, WorkspaceDefinition } from 'workspace-api/tools';
-import { parseSearch, resolveFilter, runSearch, searchStatements } from 'workspace-api/tools';
+import { parseSearch, resolvedSearchStatements, runSearch } from 'workspace-api/tools';
 
 /** A first-page search: the definition, RSQL filter, sort and page size. */
 export type SearchRequest = {
@@ -30,16 +30,11 @@ export async function searchSql(
   features: SearchFeatures,
 ): Promise<SearchStatements> {
   const { filter, keys } = parseSearch(request.definition, request.filter, request.sort);
-  const where = filter
-    ? await resolveFilter(db, request.definition.alias, filter, features)
-    : undefined;
-  return searchStatements(db, {
-    alias: request.definition.alias,
-    ...(where ? { filter: where } : {}),
-    keys,
-    forward: true,
-    limit: request.first + 1,
-  });
+  return resolvedSearchStatements(
+    db,
+    { alias: request.definition.alias, filter, keys, forward: true, limit: request.first + 1 },
+    features,
+  );
 }
 
 /**

@@ -315,18 +315,30 @@ function compileComparison(
   }
 }
 
+/**
+ * `==` or `=in=` of non-null values on an exact-string field: compiled as containment, one
+ * `data @> {key: value}` per value (see compileComparison).
+ */
+function isContainment(node: ComparisonNode, resolve: FieldResolver): boolean {
+  const operator = canonicalOperator(node.operator);
+  return (
+    (operator === '==' || operator === '=in=') &&
+    !node.values.includes(null) &&
+    resolve(node.selector)?.dataKey !== undefined
+  );
+}
+
 /** `==` (or a one-value `=in=`) on an exact-string field: its containment pair `[key, value]`. */
 function containmentPair(
   ctx: Ctx,
   node: Node,
   resolve: FieldResolver,
 ): readonly [string, string] | undefined {
-  if (node.type !== 'comparison') return undefined;
-  const operator = canonicalOperator(node.operator);
-  const [value] = node.values;
-  if ((operator !== '==' && operator !== '=in=') || node.values.length !== 1) return undefined;
+  if (node.type !== 'comparison' || node.values.length !== 1 || !isContainment(node, resolve))
+    return undefined;
   const field = resolve(node.selector);
-  if (value === null || value === undefined || field?.dataKey === undefined) return undefined;
+  const [value] = node.values;
+  if (field?.dataKey === undefined || value === null || value === undefined) return undefined;
   const position = node.valueSpans[0]?.start ?? node.span.start;
   return [field.dataKey, normalizeValue(ctx, field, value, position)];
 }
@@ -362,8 +374,7 @@ function isContainmentIn(node: ComparisonNode, resolve: FieldResolver): boolean 
   return (
     canonicalOperator(node.operator) === '=in=' &&
     node.values.length > 1 &&
-    !node.values.includes(null) &&
-    resolve(node.selector)?.dataKey !== undefined
+    isContainment(node, resolve)
   );
 }
 
@@ -441,15 +452,7 @@ function monthBuckets(
   resolve: FieldResolver,
 ): RawBuilder<SqlBool>[] {
   if (!ctx.buckets) return [];
-  const contained = comparisons.some((node) => {
-    const operator = canonicalOperator(node.operator);
-    return (
-      (operator === '==' || operator === '=in=') &&
-      !node.values.includes(null) &&
-      resolve(node.selector)?.dataKey !== undefined
-    );
-  });
-  if (!contained) return [];
+  if (!comparisons.some((node) => isContainment(node, resolve))) return [];
   const bounds = new Map<string, { field: FilterField; lower?: number; upper?: number }>();
   for (const node of comparisons) {
     const field = resolve(node.selector);

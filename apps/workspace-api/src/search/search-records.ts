@@ -9,7 +9,7 @@ import { badRequest } from '../lib/errors.ts';
 import { buildPaging, encodeCursor, parsePageQuery } from '../lib/paging.ts';
 import { recordBody } from '../records/records.ts';
 import { withSearchLimits } from './limits.ts';
-import { parseSearch, resolveFilter, runSearch, searchStatements } from './statements.ts';
+import { parseSearch, resolvedSearchStatements, runSearch } from './statements.ts';
 
 /** The search's query parameters as the request gave them. */
 export type RecordSearchQuery = {
@@ -82,20 +82,17 @@ export async function searchRecordPage(
   const page = parsePageQuery(query.page, cursorKey, scope);
   const forward = page.direction === 'forward';
   const cursor = readRecordCursor(page.cursor, keys.length, forward ? 'after' : 'before');
-  const { rows: fetched, total } = await withSearchLimits(deps, clientId, async (conn) => {
-    const where = filter
-      ? await resolveFilter(conn, definition.alias, filter, { btreeGin: deps.btreeGin })
-      : undefined;
-    const statements = searchStatements(conn, {
-      alias: definition.alias,
-      ...(where ? { filter: where } : {}),
-      keys,
-      ...(cursor ? { cursor: { values: cursor.k, seq: cursor.s } } : {}),
-      forward,
-      limit: page.limit + 1,
-    });
-    return runSearch(conn, statements);
-  });
+  const search = {
+    alias: definition.alias,
+    filter,
+    keys,
+    ...(cursor ? { cursor: { values: cursor.k, seq: cursor.s } } : {}),
+    forward,
+    limit: page.limit + 1,
+  };
+  const { rows: fetched, total } = await withSearchLimits(deps, clientId, async (conn) =>
+    runSearch(conn, await resolvedSearchStatements(conn, search, deps)),
+  );
   const more = fetched.length > page.limit;
   const rows = fetched.slice(0, page.limit);
   if (!forward) rows.reverse();

@@ -2,10 +2,12 @@
 // filtered search (one statement over materialized matches) and of an unfiltered list (page +
 // count) must equal the slice of the fully sorted, unpaged result, forwards and backwards; and the
 // per-definition index set follows the definitions (stale `rx_` indexes are dropped).
+import type { RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Harness } from '../../test/harness.ts';
+import type { Db } from '../db/client.ts';
 import type { WorkspaceDefinition } from '../workspace/definitions.ts';
 import type { SortKey } from './sort.ts';
 import type { RecordSearch } from './statements.ts';
@@ -18,6 +20,7 @@ import { orderByClause, parseSort, sortValueText } from './sort.ts';
 import {
   distinctNumbersInRange,
   parseSearch,
+  resolvedSearchStatements,
   resolveFilter,
   runSearch,
   searchStatements,
@@ -73,7 +76,19 @@ async function reference(filter: string, keys: SortKey[]): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** Pages through a search with `searchStatements`, as the route does, in the given direction. */
+/** The ids of the definition's records a filter's SQL matches, in id order. */
+async function matchingIds(db: Db, where: RawBuilder<SqlBool>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('records')
+    .select('id')
+    .where('alias', '=', definition.alias)
+    .where(where)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Pages through a search as the route does (resolvedSearchStatements), in the given direction. */
 async function pageThrough(
   filter: string,
   sort: string,
@@ -87,18 +102,18 @@ async function pageThrough(
   let cursor: RecordSearch['cursor'];
   for (let guard = 0; guard < 100; guard += 1) {
     // As the route: NUMBER ranges AND-ed with other conditions enumerated where btree_gin is.
-    const filterSql = parsed.filter
-      ? await resolveFilter(h.db, definition.alias, parsed.filter, h.deps)
-      : undefined;
-    const search: RecordSearch = {
+    const search = {
       alias: definition.alias,
+      filter: parsed.filter,
       keys,
-      ...(filterSql ? { filter: filterSql } : {}),
       ...(cursor ? { cursor } : {}),
       forward,
       limit: size + 1,
     };
-    const { rows, total } = await runSearch(h.db, searchStatements(h.db, search));
+    const { rows, total } = await runSearch(
+      h.db,
+      await resolvedSearchStatements(h.db, search, h.deps),
+    );
     totals.add(total);
     const page = rows.slice(0, size);
     if (forward) ids.push(...page.map((row) => row.id));
@@ -266,16 +281,7 @@ describe('NUMBER ranges AND-ed with other conditions', () => {
   ])('%s: enumerated, the same records as the range as written', async (filter) => {
     const plan = parseSearch(definition, filter, '').filter;
     if (!plan) throw new Error('no filter');
-    const ids = async (where: ReturnType<typeof plan.compile>) =>
-      (
-        await h.db
-          .selectFrom('records')
-          .select('id')
-          .where('alias', '=', definition.alias)
-          .where(where)
-          .orderBy('id')
-          .execute()
-      ).map((row) => row.id);
+    const ids = (where: RawBuilder<SqlBool>) => matchingIds(h.db, where);
     const written = plan.compile();
     const enumerated = await resolveFilter(h.db, definition.alias, plan, { btreeGin: true });
     expect(enumerated.compile(h.db).sql).not.toEqual(written.compile(h.db).sql);
@@ -298,13 +304,7 @@ describe('NUMBER ranges AND-ed with other conditions', () => {
     if (!plan) throw new Error('no filter');
     const where = await resolveFilter(h.db, definition.alias, plan, { btreeGin: true });
     expect(where.compile(h.db).sql).toBe('((data @> $1::jsonb) and false)');
-    const rows = await h.db
-      .selectFrom('records')
-      .select('id')
-      .where('alias', '=', definition.alias)
-      .where(where)
-      .execute();
-    expect(rows).toEqual([]);
+    expect(await matchingIds(h.db, where)).toEqual([]);
   });
 });
 
@@ -395,7 +395,7 @@ describe('month buckets of a bounded Created At / Updated At range', () => {
   ])('%s: with months, the same records as without, in any session time zone', async (filter) => {
     const { plan, compiled } = await resolved(filter);
     expect(monthsOf(compiled).length).toBeGreaterThan(0);
-    const ids = async (where: ReturnType<typeof plan.compile>) => {
+    const ids = async (where: RawBuilder<SqlBool>) => {
       // A session zone far from UTC, where a local month starts 14 hours early: the buckets are
       // UTC months whatever the session says.
       let found: string[] = [];
@@ -403,14 +403,7 @@ describe('month buckets of a bounded Created At / Updated At range', () => {
       await expect(
         h.db.transaction().execute(async (trx) => {
           await sql`set local time zone 'Pacific/Kiritimati'`.execute(trx);
-          const rows = await trx
-            .selectFrom('records')
-            .select('id')
-            .where('alias', '=', definition.alias)
-            .where(where)
-            .orderBy('id')
-            .execute();
-          found = rows.map((row) => row.id);
+          found = await matchingIds(trx, where);
           throw done;
         }),
       ).rejects.toBe(done);

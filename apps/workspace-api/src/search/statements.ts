@@ -103,8 +103,9 @@ select x::text as x from v where x is not null limit ${limit + 1}`.execute(db);
  * serves when it has btree_gin columns (`btreeGin`; ADR 0003 revision 4): each NUMBER range the
  * filter ANDs with other conditions is replaced by the few values the records hold in it
  * (distinctNumbersInRange), and a bounded `Created At` / `Updated At` range next to a
- * containment gets its UTC months (filter.ts monthBuckets). Run it in the same snapshot as the search (withSearchLimits'
- * repeatable-read transaction), so that the values and the matches agree.
+ * containment gets its UTC months (filter.ts monthBuckets). Run it in the same snapshot as the
+ * search (withSearchLimits' repeatable-read transaction), so that the values and the matches
+ * agree.
  *
  * @example
  * const where = await resolveFilter(trx, definition.alias, plan, { btreeGin: true });
@@ -122,6 +123,24 @@ export async function resolveFilter(
     if (found) values.set(range.key, found);
   }
   return plan.compile({ values, buckets: true });
+}
+
+/**
+ * The statements of a search whose filter is still a plan: the filter resolved against `db`
+ * (resolveFilter), then searchStatements. What the route runs, inside withSearchLimits'
+ * transaction, and what the bench times as the raw SQL.
+ *
+ * @example
+ * const statements = await resolvedSearchStatements(trx, { alias, filter: plan, keys, forward: true, limit: 101 }, deps);
+ */
+export async function resolvedSearchStatements(
+  db: Db,
+  search: Omit<RecordSearch, 'filter'> & { filter?: FilterPlan | undefined },
+  options: { btreeGin: boolean },
+): Promise<SearchStatements> {
+  const { filter, ...rest } = search;
+  const where = filter ? await resolveFilter(db, search.alias, filter, options) : undefined;
+  return searchStatements(db, { ...rest, ...(where ? { filter: where } : {}) });
 }
 
 /** `, <sort key text> as k0, ...`: the lossless text of each sort key, for the page's cursors. */
