@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import { compress } from 'hono/compress';
 
-import type { SessionStore } from './db/store.ts';
+import type { SessionRecord, SessionStore } from './db/store.ts';
 import type { AppEnv } from './lib/app-env.ts';
 import type { Clock } from './lib/clock.ts';
 import type { BffConfig } from './lib/config.ts';
@@ -25,7 +25,7 @@ import { createSessionApi } from './lib/session-api.ts';
 import { sessionDefinitions } from './lib/session-definitions.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/token-manager.ts';
-import { hostedDefinitions, workspaceStore } from './lib/workspace-store.ts';
+import { workspaceStore } from './lib/workspace-store.ts';
 import { bodyGuard } from './middlewares/body-limit.ts';
 import { requestDeadline } from './middlewares/request-deadline.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
@@ -114,6 +114,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
   const workspace = workspaceStore(store.db);
   const history = historyStore(store.db, { retentionMs: config.historyRetentionMs });
+  /** The definitions a session can see (none when its region left the configuration). */
+  const definitionsOf = async (session: SessionRecord, signal?: AbortSignal) => {
+    const region = config.regions.find((r) => r.id === session.region);
+    return region ? sessionDefinitions({ workspace, api }, session, region, signal) : [];
+  };
   const live = createLiveHub({
     store,
     clock,
@@ -121,10 +126,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     config: config.liveEvents,
     idleTimeoutMs: config.idleTimeoutMs,
     bus: recordChanges,
-    definitions: async (session, signal) => {
-      const region = config.regions.find((r) => r.id === session.region);
-      return region ? sessionDefinitions({ workspace, api }, session, region, signal) : [];
-    },
+    definitions: definitionsOf,
   });
   deps.onLiveHub?.(live);
 
@@ -195,13 +197,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       metrics,
       clock,
       recordChange: createHistoryRecorder({ history, bus: recordChanges, logger, metrics }),
-      handleFieldOf: async (session, recordType, alias) => {
-        const region = config.regions.find((r) => r.id === session.region);
-        if (!region || session.profile !== 'hosted') return undefined;
-        const definitions = await hostedDefinitions(workspace, region);
-        return definitions.find((d) => d.recordType === recordType && d.alias === alias)
-          ?.handleField;
-      },
+      // Only the hosted service answers a create without `id` (our API always names it).
+      handleFieldOf: async (session, recordType, alias) =>
+        session.profile === 'hosted'
+          ? (await definitionsOf(session)).find(
+              (d) => d.recordType === recordType && d.alias === alias,
+            )?.handleField
+          : undefined,
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));
