@@ -66,6 +66,11 @@ export type FakeUpstream = {
   /** Status `/v1/me` answers with instead of the mode's answer (e.g. 401, 405, 500), never a Me. */
   meStatus: number | undefined;
   meDelayMs: number;
+  /**
+   * While set, `/v1/me` answers wait for this promise (after meDelayMs): a test holds every
+   * admitted request upstream until it has seen the rest refused, whatever the machine's load.
+   */
+  meGate: Promise<void> | undefined;
   route: RouteHandler;
   /** Make every issued token invalid (the next API call with it gets 401). */
   revokeTokens(): void;
@@ -125,6 +130,7 @@ export async function startFakeUpstream(
     tokenFailureBody: { error: 'temporarily_unavailable' },
     meStatus: undefined,
     meDelayMs: 0,
+    meGate: undefined,
     route: echoRoute,
     revokeTokens: () => valid.clear(),
     reset() {
@@ -136,6 +142,7 @@ export async function startFakeUpstream(
       state.tokenFailureBody = { error: 'temporarily_unavailable' };
       state.meStatus = undefined;
       state.meDelayMs = 0;
+      state.meGate = undefined;
       state.route = echoRoute;
     },
     close: async () => {
@@ -235,11 +242,13 @@ export async function startFakeUpstream(
       req.resume();
       // A forced status comes with a body that is not a Me (even a 200).
       const forced = state.meStatus;
-      setTimeout(() => {
+      const gate = state.meGate ?? Promise.resolve();
+      const answer = () => {
         if (forced !== undefined) json(res, forced, { message: 'Not Found' });
         else if (state.mode === 'hosted') json(res, 404, { message: 'Not Found' });
         else json(res, 200, valid.get(bearer) === OTHER_CLIENT_ID ? OTHER_ME : ME);
-      }, state.meDelayMs);
+      };
+      setTimeout(() => void gate.then(answer), state.meDelayMs);
       return;
     }
     state.route(req, res, rec);

@@ -46,7 +46,7 @@ const answerTo = (head: string, body?: Buffer): Promise<{ status: number; text: 
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no answer while the body was pending: ${head.split('\r\n')[0]}`));
-    }, 5_000);
+    }, 30_000);
     socket.on('data', (chunk) => {
       data += chunk.toString();
       const end = data.indexOf('\r\n\r\n');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { Harness } from '../../../test/harness.ts';
 import { CLIENT_SECRET } from '../../../test/fake-upstream.ts';
@@ -333,18 +333,34 @@ describe('tokens', () => {
     ({ cookie } = await h.login());
     h.upstream.reset();
     h.upstream.tokenDelayMs = 100;
-    // Answers come a second later, so all 100 requests arrive while the first 16 are in flight.
-    h.upstream.meDelayMs = 1_000;
+    // The admitted requests are held upstream until every other one has been answered, so all
+    // 100 overlap however slowly the machine runs them (no hoping that a delay is long enough).
+    let release: () => void = () => undefined;
+    h.upstream.meGate = new Promise((resolve) => {
+      release = resolve;
+    });
     h.clock.advance(55_000);
-    const answers = await Promise.all(
-      Array.from({ length: 100 }, () => h.api('/api/v1/me', { cookie })),
+    let refused = 0;
+    const answers = Array.from({ length: 100 }, () =>
+      h.api('/api/v1/me', { cookie }).then((res) => {
+        if (res.status === 429) refused++;
+        return res;
+      }),
     );
-    const statuses = answers.map((r) => r.status);
+    await vi.waitFor(
+      () => {
+        expect(refused).toBe(84);
+        expect(h.upstream.apiRequests()).toHaveLength(16);
+      },
+      { timeout: 60_000, interval: 20 },
+    );
+    release();
+    const statuses = (await Promise.all(answers)).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(16);
     expect(statuses.filter((s) => s === 429)).toHaveLength(84);
     expect(h.upstream.tokenCalls).toBe(1);
     expect(h.upstream.apiRequests()).toHaveLength(16);
-  });
+  }, 90_000);
 
   it('refreshes at 90% of the lifetime, not before', async () => {
     h.upstream.tokenTtlSeconds = 100;
