@@ -13,6 +13,10 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // `npm test` shares 2 cores with other CPU-heavy jobs (the tw-merge pair check alone is
+    // seconds of CPU); no test here measures time.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // A zone with DST and a non-zero offset, so date-time conversions are actually exercised.
     env: { TZ: 'Europe/Paris' },
   },

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    // `npm test` shares 2 cores with other CPU-heavy jobs (the fuzz generators' property checks
+    // are seconds of CPU there); no test here measures time.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
