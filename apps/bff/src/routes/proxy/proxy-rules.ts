@@ -4,6 +4,15 @@ export const PROXY_PREFIX = '/api/v1';
 
 export const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
 
+/**
+ * Whether an answer carries no body: a HEAD's, a 204's or a 304's.
+ *
+ * @example
+ * isBodyless('HEAD', 200); // true
+ */
+export const isBodyless = (method: string, status: number): boolean =>
+  method === 'HEAD' || status === 204 || status === 304;
+
 /** Request headers a browser may send upstream. Never Cookie, Authorization, X-CSRF or Origin. */
 export const FORWARDED_REQUEST_HEADERS = [
   'accept',
