@@ -14,6 +14,7 @@ import type { BffConfig } from '../../lib/config.ts';
 import type { FieldChange } from '../../lib/record-changes.ts';
 import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
 import type { PoolSlot, WaitingPool } from '../../lib/waiting-pool.ts';
+import type { HeldValues } from './held-values.ts';
 import type { CapturePlan } from './proxy-history.ts';
 import type { RecordCopies, RecordKey } from './record-copies.ts';
 import { MAX_JSON_BODY_BYTES } from '../../lib/config.ts';
@@ -26,6 +27,7 @@ import {
   staleRecordResponse,
   wholeRecordBody,
 } from './proxy-conflict.ts';
+import { holdValues, withoutUnchanged } from './held-values.ts';
 import { exchange, watchResponseIdle } from './proxy-exchange.ts';
 import { changedFields, jsonObject, readUpTo } from './proxy-history.ts';
 import { isBodyless } from './proxy-rules.ts';
@@ -164,7 +166,8 @@ export async function openCapture(
  * ({@link finish}); {@link release} frees its place in the pool.
  */
 export class CapturedWrite {
-  private before: Record<string, unknown> | undefined;
+  /** The values before of the fields the body sets (long ones cut: held-values.ts). */
+  private before: HeldValues | undefined;
   /** The record as stored when a save with base values was checked. */
   private stored: Record<string, unknown> | undefined;
   /** The whole record sent instead of the changes (a save with base values). */
@@ -219,14 +222,22 @@ export class CapturedWrite {
     const { session, headers } = this.request;
     const copy = this.deps.copies.beforeValues(session.idHash, key, headers.get('if-match'));
     if (copy) {
-      this.before = copy.record;
+      this.before = holdValues(copy.record, this.sentFields());
       return undefined;
     }
     // A failed read leaves the write alone: it is kept with unknown values before.
     const read = await this.read(token, key).catch(() => undefined);
     if (read instanceof IncomingMessage) read.resume();
-    else this.before = read?.record;
+    else if (read) this.before = holdValues(read.record, this.sentFields());
     return undefined;
+  }
+
+  /**
+   * The fields the body sets: of the record before, only their values are held, so a write
+   * waiting for its reply holds little more than its body (the whole record is in the copy).
+   */
+  private sentFields(): string[] {
+    return Object.keys(jsonObject(this.bodyBytes?.toString('utf8')) ?? {});
   }
 
   private async checkConflict(
@@ -328,11 +339,9 @@ export class CapturedWrite {
       plan.recordId ??
       handleIn(reply ?? {}, undefined) ??
       (reply ? await this.createdHandle(reply) : undefined);
-    const fields = changedFields(plan, {
-      body: this.bodyBytes?.toString('utf8'),
-      reply,
-      before: this.stored ?? this.before,
-    });
+    const before = this.stored ?? this.before?.values;
+    const changes = changedFields(plan, { body: this.bodyBytes?.toString('utf8'), reply, before });
+    const fields = this.stored ? changes : withoutUnchanged(changes, this.before);
     const believed = this.keepCopy(recordId, reply, upstream.headers.etag);
     const synthesize = this.sent !== undefined && !reply && !read.over;
     return {
@@ -353,9 +362,10 @@ export class CapturedWrite {
   }
 
   /**
-   * The session's copy after an accepted create or update: the reply over what was known and
-   * sent; without a reply, the record the BFF now believes stored when it sent the whole record
-   * (a save with base values), else nothing (the copy is dropped).
+   * The session's copy after an accepted create or update: the reply; without one, the record
+   * the BFF now believes stored when it sent the whole record (a save with base values), else
+   * nothing (the copy is dropped: a PUT of some fields may merge or replace, the published
+   * contract does not say).
    */
   private keepCopy(
     recordId: string | undefined,
@@ -365,14 +375,7 @@ export class CapturedWrite {
     const { plan, session } = this.request;
     if (!recordId || (plan.kind !== 'updated' && plan.kind !== 'created')) return undefined;
     const key = { recordType: plan.recordType, alias: plan.alias, handle: recordId };
-    const known = this.stored ?? this.before;
-    const sent =
-      this.sent ??
-      (plan.kind === 'updated' ? jsonObject(this.bodyBytes?.toString('utf8')) : undefined);
-    const record =
-      reply && plan.kind === 'updated' && known
-        ? { ...known, ...sent, ...reply }
-        : (reply ?? (this.stored && this.sent ? { ...this.stored, ...this.sent } : undefined));
+    const record = reply ?? (this.stored && this.sent ? { ...this.stored, ...this.sent } : undefined);
     if (record) this.deps.copies.put(session.idHash, key, record, etag);
     else this.deps.copies.drop(session.idHash, key);
     return record;
