@@ -25,9 +25,9 @@ function heldBytes(): number {
   gc();
   gc();
   const usage = process.memoryUsage();
-    process.stdout.write(
-      `heap ${(usage.heapUsed / 1048576).toFixed(2)} ab ${(usage.arrayBuffers / 1048576).toFixed(2)} ext ${(usage.external / 1048576).toFixed(2)}\n`,
-    );
+  process.stdout.write(
+    `heap ${(usage.heapUsed / 1048576).toFixed(2)} ab ${(usage.arrayBuffers / 1048576).toFixed(2)} ext ${(usage.external / 1048576).toFixed(2)}\n`,
+  );
   return usage.heapUsed + usage.arrayBuffers;
 }
 

@@ -19,6 +19,7 @@ import type { CapturePlan } from './proxy-history.ts';
 import type { RecordCopies, RecordKey } from './record-copies.ts';
 import { MAX_JSON_BODY_BYTES } from '../../lib/config.ts';
 import { ProblemException, problemResponse } from '../../lib/errors.ts';
+import { holdValues, withoutUnchanged } from './held-values.ts';
 import {
   BASE_VALUES_HEADER,
   checkedChanges,
@@ -27,7 +28,6 @@ import {
   staleRecordResponse,
   wholeRecordBody,
 } from './proxy-conflict.ts';
-import { holdValues, withoutUnchanged } from './held-values.ts';
 import { exchange, watchResponseIdle } from './proxy-exchange.ts';
 import { changedFields, jsonObject, readUpTo } from './proxy-history.ts';
 import { isBodyless } from './proxy-rules.ts';
@@ -375,7 +375,8 @@ export class CapturedWrite {
     const { plan, session } = this.request;
     if (!recordId || (plan.kind !== 'updated' && plan.kind !== 'created')) return undefined;
     const key = { recordType: plan.recordType, alias: plan.alias, handle: recordId };
-    const record = reply ?? (this.stored && this.sent ? { ...this.stored, ...this.sent } : undefined);
+    const record =
+      reply ?? (this.stored && this.sent ? { ...this.stored, ...this.sent } : undefined);
     if (record) this.deps.copies.put(session.idHash, key, record, etag);
     else this.deps.copies.drop(session.idHash, key);
     return record;
