@@ -50,7 +50,7 @@ export function createWaitingPool(size: number): WaitingPool {
 
   return {
     acquire(key, signal) {
-      signal?.throwIfAborted();
+      if (signal?.aborted) return Promise.reject(signal.reason as Error);
       if ((held.get(key) ?? 0) < size) {
         held.set(key, (held.get(key) ?? 0) + 1);
         return Promise.resolve(slotFor(key));

@@ -65,7 +65,7 @@ export function createAuthRouter(deps: {
   tokenStyles: TokenStyles;
   warm?: SignInDeps['warm'];
 }) {
-  const { config, sessions, limiter, clock, logger, profiles } = deps;
+  const { config, sessions, limiter, logger, profiles } = deps;
   const router = createRouter();
   const loadSession = sessionMiddleware(sessions);
 
