@@ -78,6 +78,26 @@ function freeCount(agent: HttpAgent, origin: string): number {
   return count;
 }
 
+/**
+ * Open connections with `open` until `want` to the origin are idle in `agent` or waiting among
+ * its spares; returns how many it opened.
+ */
+function topUp(
+  agent: HttpAgent & { spares: SpareSockets },
+  origin: string,
+  want: number,
+  open: () => Duplex | null | undefined,
+): number {
+  let opened = 0;
+  while (freeCount(agent, origin) + agent.spares.count(origin) < want) {
+    const socket = open();
+    if (!socket) break;
+    agent.spares.add(origin, socket as never);
+    opened++;
+  }
+  return opened;
+}
+
 /** The http agent of the pool: a spare connection is used before a new one is opened. */
 export class WarmHttpAgent extends HttpAgent {
   readonly spares = new SpareSockets();
@@ -91,15 +111,7 @@ export class WarmHttpAgent extends HttpAgent {
 
   /** Open connections to `host:port` until `want` are idle or waiting. */
   warm(host: string, port: number, want: number): number {
-    const origin = `${host}:${port}`;
-    let opened = 0;
-    while (freeCount(this, origin) + this.spares.count(origin) < want) {
-      const socket = super.createConnection({ host, port });
-      if (!socket) break;
-      this.spares.add(origin, socket as never);
-      opened++;
-    }
-    return opened;
+    return topUp(this, `${host}:${port}`, want, () => super.createConnection({ host, port }));
   }
 }
 
@@ -116,24 +128,19 @@ export class WarmHttpsAgent extends HttpsAgent {
 
   /** Open TLS connections to `host:port` until `want` are idle or waiting. */
   warm(host: string, port: number, want: number): number {
-    const origin = `${host}:${port}`;
-    let opened = 0;
-    while (freeCount(this, origin) + this.spares.count(origin) < want) {
-      const options: HttpsRequestOptions = {
-        ...this.options,
-        host,
-        port,
-        servername: isIP(host) ? '' : host,
-      };
-      const socket = super.createConnection({
+    const options: HttpsRequestOptions = {
+      ...this.options,
+      host,
+      port,
+      servername: isIP(host) ? '' : host,
+    };
+    // `_agentKey`: the TLS session is cached and reused as for the agent's own connections.
+    const open = () =>
+      super.createConnection({
         ...options,
         _agentKey: this.getName(options),
       } as HttpsRequestOptions);
-      if (!socket) break;
-      this.spares.add(origin, socket as never);
-      opened++;
-    }
-    return opened;
+    return topUp(this, `${host}:${port}`, want, open);
   }
 }
 

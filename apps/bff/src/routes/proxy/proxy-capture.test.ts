@@ -12,6 +12,7 @@ import type { Harness } from '../../../test/harness.ts';
 import type { RecordStore } from '../../../test/record-store-route.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { sendJson } from '../../../test/json-request.ts';
 import { recordStore } from '../../../test/record-store-route.ts';
 import { createRecordChangeBus } from '../../lib/record-changes.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
@@ -25,9 +26,6 @@ function heldBytes(): number {
   gc();
   gc();
   const usage = process.memoryUsage();
-  process.stdout.write(
-    `heap ${(usage.heapUsed / 1048576).toFixed(2)} ab ${(usage.arrayBuffers / 1048576).toFixed(2)} ext ${(usage.external / 1048576).toFixed(2)}\n`,
-  );
   return usage.heapUsed + usage.arrayBuffers;
 }
 
@@ -154,15 +152,8 @@ describe('a captured write’s reply', () => {
     await h.close();
   });
 
-  const put = (body: unknown) => {
-    const text = JSON.stringify(body);
-    return h.api('/api/v1/apps/support/SUP-1', {
-      cookie,
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', 'content-length': String(text.length) },
-      body: text,
-    });
-  };
+  const put = (body: unknown) =>
+    sendJson(h, '/api/v1/apps/support/SUP-1', { cookie, method: 'PUT', body });
 
   it('lacking a changed field: the body’s value is kept, the record is not read again', async () => {
     const store = recordStore();

@@ -30,7 +30,7 @@ import {
 } from './proxy-conflict.ts';
 import { exchange, watchResponseIdle } from './proxy-exchange.ts';
 import { changedFields, jsonObject, readUpTo } from './proxy-history.ts';
-import { isBodyless } from './proxy-rules.ts';
+import { isBodyless, webHeaders } from './proxy-rules.ts';
 
 /**
  * A captured reply (and a record read for one) is held up to this many bytes: the API's record
@@ -94,13 +94,8 @@ function bufferedResponse(
   headers: OutgoingHttpHeaders,
   body: Readable | Buffer,
 ): Response {
-  const out = new Headers();
-  for (const name in headers) {
-    const value = headers[name];
-    if (name === 'content-length' && !Buffer.isBuffer(body)) continue;
-    if (Array.isArray(value)) for (const v of value) out.append(name, v);
-    else if (value !== undefined) out.set(name, String(value));
-  }
+  // A streamed rest has no length of its own to promise.
+  const out = webHeaders(headers, Buffer.isBuffer(body) ? undefined : 'content-length');
   if (isBodyless(method, status)) return new Response(null, { status, headers: out });
   const stream = Buffer.isBuffer(body) ? Readable.from([body]) : body;
   return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {

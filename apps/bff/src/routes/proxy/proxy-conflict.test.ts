@@ -12,6 +12,7 @@ import type { RecordStore } from '../../../test/record-store-route.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
 import { startFakeUpstream } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { sendJson } from '../../../test/json-request.ts';
 import { recordStore } from '../../../test/record-store-route.ts';
 import { regionFor } from '../../lib/config.ts';
 import { createRecordChangeBus } from '../../lib/record-changes.ts';
@@ -120,19 +121,13 @@ describe('a hosted save with X-Base-Values (through HTTP)', () => {
     changes.length = 0;
   });
 
-  const save = (body: unknown, base: string | undefined = encode(body)) => {
-    const text = JSON.stringify(body);
-    return h.api('/api/v1/apps/support-tickets/SUP-1', {
+  const save = (body: unknown, base: string = encode(body)) =>
+    sendJson(h, '/api/v1/apps/support-tickets/SUP-1', {
       cookie,
       method: 'PUT',
-      headers: {
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(text)),
-        ...(base === undefined ? {} : { 'x-base-values': base }),
-      },
-      body: text,
+      body,
+      headers: { 'x-base-values': base },
     });
-  };
   const saveFrom = (seen: Record<string, string>, wanted: Record<string, string>) =>
     save(wanted, encode(seen));
   const counter = () => {

@@ -98,6 +98,28 @@ describe('reads keep the streaming path', () => {
     }
     // One request upstream: no read before, none after.
     expect(h.upstream.apiRequests().map((r) => r.method)).toEqual(['GET']);
+
+    // The streamed read was teed into the session's record copy (ADR 0029): an update right
+    // after it needs no read of its own.
+    h.upstream.route = (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id":"SUP-1","Description":"b"}');
+      });
+    };
+    const write = await fetch(`${base}/api/v1/apps/support/SUP-1`, {
+      method: 'PUT',
+      headers: {
+        'x-csrf': '1',
+        cookie: `${SESSION_COOKIE}=${cookie}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ Description: 'b' }),
+    });
+    expect(write.status).toBe(200);
+    await write.text();
+    expect(h.upstream.apiRequests().map((r) => r.method)).toEqual(['GET', 'PUT']);
   });
 });
 

@@ -55,6 +55,7 @@ import {
   PROXY_PREFIX,
   responseTypeHeaders,
   upstreamUrl,
+  webHeaders,
 } from './proxy-rules.ts';
 import { RecordCopies } from './record-copies.ts';
 import { RecordCopyFiller } from './record-copy-fill.ts';
@@ -193,12 +194,7 @@ function downstreamResponse(
   idleMs: number,
   encoding: Encoding | undefined,
 ): Response {
-  const out = new Headers();
-  for (const name in headers) {
-    const value = headers[name];
-    if (Array.isArray(value)) for (const v of value) out.append(name, v);
-    else if (value !== undefined) out.set(name, String(value));
-  }
+  const out = webHeaders(headers);
   const status = upstream.statusCode ?? 502;
   if (isBodyless(method, status)) {
     upstream.resume();
