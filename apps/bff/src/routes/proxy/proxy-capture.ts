@@ -31,6 +31,7 @@ import {
 import { exchange, watchResponseIdle } from './proxy-exchange.ts';
 import { changedFields, jsonObject, readUpTo } from './proxy-history.ts';
 import { isBodyless, webHeaders } from './proxy-rules.ts';
+import { handleOf } from './record-copy-fill.ts';
 
 /**
  * A captured reply (and a record read for one) is held up to this many bytes: the API's record
@@ -102,12 +103,6 @@ function bufferedResponse(
     status,
     headers: out,
   });
-}
-
-/** A record's handle: `id`, else its definition's handle field. */
-function handleIn(record: Record<string, unknown>, field: string | undefined): string | undefined {
-  const value = record['id'] ?? (field === undefined ? undefined : record[field]);
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**
@@ -328,22 +323,25 @@ export class CapturedWrite {
         detail: 'The workspace API stopped sending its answer',
       });
     }
-    const reply = read.over ? undefined : jsonObject(Buffer.concat(read.chunks).toString('utf8'));
+    const bytes = read.over ? undefined : Buffer.concat(read.chunks);
+    const reply = jsonObject(bytes?.toString('utf8'));
     const { plan } = this.request;
     const recordId =
       plan.recordId ??
-      handleIn(reply ?? {}, undefined) ??
+      handleOf(reply ?? {}, undefined) ??
       (reply ? await this.createdHandle(reply) : undefined);
     const before = this.stored ?? this.before?.values;
     const changes = changedFields(plan, { body: this.bodyBytes?.toString('utf8'), reply, before });
     const fields = this.stored ? changes : withoutUnchanged(changes, this.before);
-    const believed = this.keepCopy(recordId, reply, upstream.headers.etag);
-    const synthesize = this.sent !== undefined && !reply && !read.over;
+    const believed = this.keepCopy(recordId, reply, upstream.headers.etag, bytes?.length);
+    const synthesize = this.sent !== undefined && !reply && bytes !== undefined;
     return {
       recordId,
       fields,
       // Only a save that sent the whole record knows what is stored without a reply.
-      response: this.answer(upstream, status, headers, read, synthesize ? believed : undefined),
+      response: synthesize
+        ? this.storedAnswer(headers, believed ?? {})
+        : this.answer(upstream, status, headers, bytes ?? read.chunks),
       streams: read.over,
     };
   }
@@ -353,7 +351,7 @@ export class CapturedWrite {
     const field = await this.deps
       .handleFieldOf?.(session, plan.recordType, plan.alias)
       .catch(() => undefined);
-    return field === undefined ? undefined : handleIn(reply, field);
+    return field === undefined ? undefined : handleOf(reply, field);
   }
 
   /**
@@ -366,40 +364,44 @@ export class CapturedWrite {
     recordId: string | undefined,
     reply: Record<string, unknown> | undefined,
     etag: string | undefined,
+    replyBytes: number | undefined,
   ): Record<string, unknown> | undefined {
     const { plan, session } = this.request;
     if (!recordId || (plan.kind !== 'updated' && plan.kind !== 'created')) return undefined;
     const key = { recordType: plan.recordType, alias: plan.alias, handle: recordId };
     const record =
       reply ?? (this.stored && this.sent ? { ...this.stored, ...this.sent } : undefined);
-    if (record) this.deps.copies.put(session.idHash, key, record, etag);
+    if (record) this.deps.copies.put(session.idHash, key, record, etag, reply && replyBytes);
     else this.deps.copies.drop(session.idHash, key);
     return record;
   }
 
   /**
-   * The browser's answer: the upstream's; or, for a save with base values answered without a
-   * JSON body (the hosted service may answer empty), 200 with the record now stored.
+   * The answer to a save with base values that the upstream accepted without a JSON body (the
+   * hosted service may answer empty): 200 with the record the BFF now believes stored.
+   */
+  private storedAnswer(headers: OutgoingHttpHeaders, record: Record<string, unknown>): Response {
+    const body = Buffer.from(JSON.stringify(record));
+    const { 'content-disposition': _disposition, ...rest } = headers;
+    const json = { ...rest, 'content-type': 'application/json', 'content-length': body.length };
+    return bufferedResponse(200, this.request.method, json, body);
+  }
+
+  /**
+   * The upstream's answer: the reply read whole, or (too large to hold) what was read and then
+   * the rest as it arrives.
    */
   private answer(
     upstream: IncomingMessage,
     status: number,
     headers: OutgoingHttpHeaders,
-    read: Awaited<ReturnType<typeof readUpTo>>,
-    synthesized: Record<string, unknown> | undefined,
+    read: Buffer | Buffer[],
   ): Response {
     const { method } = this.request;
-    if (synthesized) {
-      const body = Buffer.from(JSON.stringify(synthesized));
-      const { 'content-disposition': _disposition, ...rest } = headers;
-      const json = { ...rest, 'content-type': 'application/json', 'content-length': body.length };
-      return bufferedResponse(200, method, json, body);
-    }
-    if (!read.over) return bufferedResponse(status, method, headers, Buffer.concat(read.chunks));
-    // Too large to hold: what was read, then the rest as it arrives.
+    if (Buffer.isBuffer(read)) return bufferedResponse(status, method, headers, read);
     const chained = Readable.from(
       (async function* () {
-        yield* read.chunks;
+        yield* read;
         yield* upstream;
       })(),
     );

@@ -52,8 +52,16 @@ export function recordTarget(
   return { recordType, alias, handle };
 }
 
-/** A record's handle: `id` when present, else its definition's handle field (hosted). */
-function handleOf(record: Record<string, unknown>, field: string | undefined): string | undefined {
+/**
+ * A record's handle: `id` when present, else its definition's handle field (hosted).
+ *
+ * @example
+ * handleOf({ 'Ticket ID': 'SUP-9', Title: 'x' }, 'Ticket ID'); // 'SUP-9'
+ */
+export function handleOf(
+  record: Record<string, unknown>,
+  field: string | undefined,
+): string | undefined {
   const value = record['id'] ?? (field === undefined ? undefined : record[field]);
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -78,7 +86,7 @@ function jsonObjectValue(value: unknown): Record<string, unknown> | undefined {
  * Fills the copies from proxied answers and forgets those a write made stale.
  *
  * @example
- * const filler = new RecordCopyFiller(copies, config.recordCopies, handleFieldOf);
+ * const filler = new RecordCopyFiller(copies, config.recordCopies, handleFieldOf, clock.now);
  * filler.observe(upstream, { session, method, path: c.req.path, search: url.search, status });
  */
 export class RecordCopyFiller {
@@ -186,9 +194,13 @@ export class RecordCopyFiller {
   ) {
     const page = jsonObject(bytes.toString('utf8'));
     const records = page ? listRecords(page) : undefined;
-    for (const record of records ?? []) {
+    if (!records || records.length === 0) return;
+    // Each record counts as its share of the page: no second serialisation per record.
+    const share = Math.ceil(bytes.length / records.length);
+    for (const record of records) {
       const handle = handleOf(record, field);
-      if (handle) this.copies.put(answer.session.idHash, { ...target, handle }, record, undefined);
+      if (handle)
+        this.copies.put(answer.session.idHash, { ...target, handle }, record, undefined, share);
     }
   }
 
