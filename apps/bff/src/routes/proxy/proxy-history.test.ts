@@ -8,6 +8,7 @@ import type { Harness } from '../../../test/harness.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
 import { startFakeUpstream } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { sendJson } from '../../../test/json-request.ts';
 import { regionFor } from '../../lib/config.ts';
 import { createRecordChangeBus } from '../../lib/record-changes.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
@@ -108,14 +109,10 @@ describe('reads keep the streaming path', () => {
         res.end('{"id":"SUP-1","Description":"b"}');
       });
     };
-    const write = await fetch(`${base}/api/v1/apps/support/SUP-1`, {
+    const write = await sendJson(h, '/api/v1/apps/support/SUP-1', {
+      cookie,
       method: 'PUT',
-      headers: {
-        'x-csrf': '1',
-        cookie: `${SESSION_COOKIE}=${cookie}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ Description: 'b' }),
+      body: { Description: 'b' },
     });
     expect(write.status).toBe(200);
     await write.text();

@@ -305,16 +305,12 @@ describe('teeing a read into the copies keeps its encoding', () => {
     expect(((await res.json()) as { Status: string }).Status).toBe('New');
     await new Promise((resolve) => setImmediate(resolve));
     const from = h.upstream.apiRequests().length;
-    const write = await fetch(`${base}/api/v1/apps/support/SUP-1`, {
+    const write = sendJson(h, '/api/v1/apps/support/SUP-1', {
+      cookie,
       method: 'PUT',
-      headers: {
-        'x-csrf': '1',
-        cookie: `${SESSION_COOKIE}=${cookie}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ Status: 'Open' }),
+      body: { Status: 'Open' },
     });
-    expect(write.status).toBe(200);
+    expect((await write).status).toBe(200);
     expect(
       h.upstream
         .apiRequests()
