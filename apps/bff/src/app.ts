@@ -9,6 +9,7 @@ import type { BffConfig } from './lib/config.ts';
 import type { Logger } from './lib/logger.ts';
 import type { BffMetrics } from './lib/metrics.ts';
 import type { RecordChangeBus } from './lib/record-changes.ts';
+import type { Region } from './lib/region.ts';
 import type { Sessions } from './lib/sessions.ts';
 import type { TokenStyles } from './lib/upstream-auth.ts';
 import type { LiveHub } from './routes/events/events.hub.ts';
@@ -18,6 +19,7 @@ import { createSealer } from './lib/crypto.ts';
 import { ProblemException } from './lib/errors.ts';
 import { createLogger } from './lib/logger.ts';
 import { createBffMetrics } from './lib/metrics.ts';
+import { agentFetch } from './lib/pool-fetch.ts';
 import { createProfileDetector } from './lib/profiles.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
 import { createRecordChangeBus } from './lib/record-changes.ts';
@@ -25,6 +27,7 @@ import { createSessionApi } from './lib/session-api.ts';
 import { sessionDefinitions } from './lib/session-definitions.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/token-manager.ts';
+import { createUpstreamAgents, warmConnections } from './lib/upstream-pool.ts';
 import { workspaceStore } from './lib/workspace-store.ts';
 import { bodyGuard } from './middlewares/body-limit.ts';
 import { requestDeadline } from './middlewares/request-deadline.ts';
@@ -75,7 +78,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? createLogger({});
   const { config, store } = deps;
   const metrics = deps.metrics ?? createBffMetrics({ store, clock, regions: config.regions });
-  const doFetch = metrics.countTokenCalls(deps.fetch ?? globalThis.fetch);
+  // One connection pool per region for the proxy and the BFF's own calls, warmed at sign-in
+  // (ADR 0029); sized by the region's in-flight cap (see createUpstreamAgents).
+  const agents = createUpstreamAgents(config.inFlight.perRegion);
+  const doFetch = metrics.countTokenCalls(deps.fetch ?? agentFetch(agents));
   const random = deps.random ?? Math.random;
   const sealer = createSealer(config.sessionSecret);
   // Per region, in memory: the token request style that worked, and the detected profile.
@@ -119,6 +125,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const region = config.regions.find((r) => r.id === session.region);
     return region ? sessionDefinitions({ workspace, api }, session, region, signal) : [];
   };
+  const definitionOf = async (session: SessionRecord, recordType: string, alias: string) =>
+    (await definitionsOf(session)).find((d) => d.recordType === recordType && d.alias === alias);
   const live = createLiveHub({
     store,
     clock,
@@ -175,6 +183,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       logger,
       profiles,
       tokenStyles,
+      // Only when the BFF's own calls use the pool: an injected fetch would not take the spares.
+      ...(deps.fetch ? {} : { warm: (region: Region) => warmConnections(agents, region.apiUrl) }),
     }),
   );
   app.route(
@@ -197,13 +207,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       metrics,
       clock,
       recordChange: createHistoryRecorder({ history, bus: recordChanges, logger, metrics }),
-      // Only the hosted service answers a create without `id` (our API always names it).
+      // Only the hosted service answers a record without `id` (our API always names it).
       handleFieldOf: async (session, recordType, alias) =>
         session.profile === 'hosted'
-          ? (await definitionsOf(session)).find(
-              (d) => d.recordType === recordType && d.alias === alias,
-            )?.handleField
+          ? (await definitionOf(session, recordType, alias))?.handleField
           : undefined,
+      definitionOf,
+      agents,
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));

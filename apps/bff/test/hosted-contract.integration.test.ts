@@ -172,6 +172,60 @@ describe('BFF -> Prism (published OpenAPI) -> workspace API (hosted profile)', (
     expect(UserPagedListSchema.parse(await res.json()).items.length).toBeLessThanOrEqual(2);
   });
 
+  it('saves with X-Base-Values: one read and one whole-record PUT, or a 412 with latest', async () => {
+    const { cookie } = await signIn('admin');
+    const json = { 'content-type': 'application/json' };
+    const sample = await bff.api('/bff/workspace/sample', {
+      method: 'POST',
+      cookie,
+      headers: json,
+      body: JSON.stringify({ recordType: 'apps', alias: 'support-tickets' }),
+    });
+    const { definition } = SampleResultSchema.parse(await sample.json());
+    const path = '/bff/workspace/definitions/apps/support-tickets';
+    expect(
+      (
+        await bff.api(path, {
+          method: 'PUT',
+          cookie,
+          headers: json,
+          body: JSON.stringify(definition),
+        })
+      ).status,
+    ).toBe(200);
+    try {
+      const page = await bff.api('/api/v1/apps/support-tickets?first=1', { cookie });
+      const first = ((await page.json()) as { items: { data: Record<string, string> }[] }).items[0];
+      const handle = first?.data['Ticket ID'] ?? '';
+      const seen = first?.data['Status'] ?? '';
+      const wanted = seen === 'Closed' ? 'Open' : 'Closed';
+      const save = (body: Record<string, string>, base: Record<string, string>) => {
+        const text = JSON.stringify(body);
+        return bff.api(`/api/v1/apps/support-tickets/${handle}`, {
+          method: 'PUT',
+          cookie,
+          headers: {
+            ...json,
+            'content-length': String(Buffer.byteLength(text)),
+            'x-base-values': Buffer.from(JSON.stringify(base)).toString('base64url'),
+          },
+          body: text,
+        });
+      };
+      const saved = await save({ Status: wanted }, { Status: seen });
+      expect(saved.status).toBe(200);
+      expect(((await saved.json()) as Record<string, string>)['Status']).toBe(wanted);
+      // Saved from the old value again: someone (this save) changed it meanwhile.
+      const stale = await save({ Status: 'New' }, { Status: seen });
+      expect(stale.status).toBe(412);
+      expect(((await stale.json()) as { latest: Record<string, string> }).latest['Status']).toBe(
+        wanted,
+      );
+    } finally {
+      await bff.api(path, { method: 'DELETE', cookie });
+    }
+  });
+
   it('stayed inside the published contract: Prism saw no violation', () => {
     expect(prism.violations()).toEqual([]);
   });

@@ -25,6 +25,13 @@ export type BffConfig = {
   /** Proxied requests in flight at once; past a cap a request is refused before it is sent. */
   inFlight: { perSession: number; perUser: number; perRegion: number };
   /**
+   * Captured writes (ADR 0024) that hold their body, record and reply in memory at once, per
+   * region; the others wait their turn (ADR 0029).
+   */
+  capturedWritesPerRegion: number;
+  /** The per-session record copies and the replies teed into them (ADR 0029). */
+  recordCopies: RecordCopiesLimits & CopyFillLimits;
+  /**
    * The console's origins (`https://console.example`) a request's `Origin` must equal; `null`:
    * `https://<Host>`, and `http://<Host>` too when the host is loopback.
    */
@@ -65,6 +72,30 @@ export type BffConfig = {
   historyRetentionMs: number;
   /** `GET /bff/events` and `PUT /bff/presence` (ADR 0023). */
   liveEvents: LiveEventsConfig;
+};
+
+/** Bounds of the per-session record copies (routes/proxy/record-copies.ts, ADR 0029). */
+export type RecordCopiesLimits = {
+  entriesPerSession: number;
+  /** Bytes of a session's copies (as JSON text); a record larger than this is not kept. */
+  bytesPerSession: number;
+  /** Bytes of all sessions' copies together. */
+  bytesTotal: number;
+  /**
+   * How long a copy with an ETag lives: its ETag proves it exact whatever its age. A copy
+   * without one is useless after COPY_FRESH_MS (10 s) and lives that long.
+   */
+  ttlMs: number;
+};
+
+/** What is teed into the copies (routes/proxy/record-copy-fill.ts). */
+export type CopyFillLimits = {
+  /** A record reply larger than this streams untouched (the API's record size). */
+  maxRecordBytes: number;
+  /** A list reply larger than this streams untouched. */
+  maxListBytes: number;
+  /** Bytes being collected by all teed replies at once; past it a reply is not kept. */
+  teeBytesTotal: number;
 };
 
 /** The live events' bounds and timings. */
@@ -158,6 +189,18 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     // HTTP/1.1); 32 per user leaves room for two browsers; 512 per region bounds the sockets
     // to one API (the agent's pool has the same size, so nothing waits unseen in its queue).
     inFlight: { perSession: 16, perUser: 32, perRegion: 512 },
+    // 8 x (1 MiB body + 1 MiB record + 1 MiB reply) at the very most; a field edit holds a few KB.
+    capturedWritesPerRegion: 8,
+    recordCopies: {
+      // A page of 100-500 rows and the records opened from it; a record up to the API's 1 MiB.
+      entriesPerSession: 500,
+      bytesPerSession: MAX_JSON_BODY_BYTES,
+      bytesTotal: 32 * 1024 * 1024,
+      ttlMs: 5 * 60_000,
+      maxRecordBytes: MAX_JSON_BODY_BYTES,
+      maxListBytes: 512 * 1024,
+      teeBytesTotal: 16 * 1024 * 1024,
+    },
     publicOrigins: null,
     server: {
       headersTimeoutMs: 20_000,

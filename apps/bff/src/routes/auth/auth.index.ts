@@ -4,9 +4,7 @@ import type {
   BffConfig as BffConfigReply,
   FieldProblem,
   LoginResult,
-  Profile,
   Session,
-  SessionUser,
 } from '@wsc/api-client';
 import { capabilitiesFor, LoginInputSchema } from '@wsc/api-client';
 
@@ -17,22 +15,17 @@ import type { ProfileDetector } from '../../lib/profiles.ts';
 import type { FailureLimiter } from '../../lib/rate-limit.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenStyles } from '../../lib/upstream-auth.ts';
+import type { SignedIn, SignInDeps } from './sign-in-upstream.ts';
 import { requestClient } from '../../lib/client-address.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
-import { hostedUser, lookUpUser, ownerIdFor, userFromMe } from '../../lib/identities.ts';
 import { sessionCookie } from '../../lib/sessions.ts';
-import {
-  CredentialsRejectedError,
-  fetchMe,
-  fetchToken,
-  tokenRefreshTime,
-  UpstreamUnavailableError,
-} from '../../lib/upstream-auth.ts';
+import { CredentialsRejectedError, UpstreamUnavailableError } from '../../lib/upstream-auth.ts';
 import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
+import { signInUpstream } from './sign-in-upstream.ts';
 
 /** Sign-in bodies: an id, a secret, a region and an email fit many times over (DESIGN.md §6). */
 export const LOGIN_BODY_BYTES = 16 * 1024;
@@ -70,8 +63,9 @@ export function createAuthRouter(deps: {
   logger: Logger;
   profiles: ProfileDetector;
   tokenStyles: TokenStyles;
+  warm?: SignInDeps['warm'];
 }) {
-  const { config, sessions, limiter, clock, logger, profiles } = deps;
+  const { config, sessions, limiter, logger, profiles } = deps;
   const router = createRouter();
   const loadSession = sessionMiddleware(sessions);
 
@@ -138,50 +132,15 @@ export function createAuthRouter(deps: {
       }
       const input = parsed.data;
 
-      let accessToken: string;
-      let tokenRefreshAt: number;
-      let profile: Profile;
-      let user: SessionUser;
-      let ownerId: string;
+      let signedIn: SignedIn;
       try {
-        const issuedAt = clock.now();
-        const token = await fetchToken({
-          fetch: deps.fetch,
+        signedIn = await signInUpstream(deps, {
           region,
           clientId: input.clientId,
           clientSecret: input.clientSecret,
-          timeoutMs: config.upstreamTimeoutMs,
-          styles: deps.tokenStyles,
+          email: input.email,
+          requestId: c.var.requestId,
         });
-        accessToken = token.access_token;
-        tokenRefreshAt = tokenRefreshTime(issuedAt, token.expires_in, config.tokenRefreshRatio);
-        const resolved = await profiles.resolve(region, accessToken);
-        profile = resolved.profile;
-        if (profile === 'extended') {
-          const me =
-            resolved.me ??
-            (await fetchMe(deps.fetch, region, accessToken, config.upstreamTimeoutMs));
-          user = userFromMe(me, input.clientId);
-          // The API's user id, as before hosted sessions existed: existing saved views stay.
-          ownerId = me.id;
-        } else {
-          const token = accessToken;
-          user = await hostedUser({
-            identities: config.identities,
-            region,
-            clientId: input.clientId,
-            email: input.email,
-            lookUp: (email) =>
-              lookUpUser(
-                { fetch: deps.fetch, region, token, timeoutMs: config.upstreamTimeoutMs },
-                email,
-              ),
-            logger,
-            requestId: c.var.requestId,
-          });
-          // Proven by the token exchange; an email (typed or looked up) is not.
-          ownerId = ownerIdFor(region.id, input.clientId);
-        }
       } catch (error) {
         if (error instanceof CredentialsRejectedError) {
           await limiter.recordFailure(address);
@@ -207,6 +166,7 @@ export function createAuthRouter(deps: {
         }
         throw error;
       }
+      const { accessToken, tokenRefreshAt, profile, user, ownerId } = signedIn;
 
       // Rotation: a sign-in always gets a new id, and the session it replaces is gone.
       if (c.var.session) await sessions.destroy(c.var.session.idHash);

@@ -1,13 +1,14 @@
 // The proxy's exchange with the workspace API over node:http: keep-alive pools, a headers
 // timeout, body idle timers, and bounded retries of idempotent requests with full jitter.
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 
 import { parseRetryAfter } from '@wsc/api-client';
 
 import type { BffConfig } from '../../lib/config.ts';
+import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
 
 /** Statuses after which an idempotent request is tried again. */
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -28,24 +29,6 @@ export function isConnectionReset(error: unknown): boolean {
     current = current.cause;
   }
   return false;
-}
-
-/** Keep-alive connection pools to the API, one per scheme. */
-export type UpstreamAgents = { http: HttpAgent; https: HttpsAgent };
-
-/**
- * The proxy's connection pools. `maxSockets` (per upstream origin, i.e. per region) is the
- * region's in-flight cap, so a request admitted by the proxy's limiter never waits unseen in the
- * agent's queue, and the limiter (which answers 429/503 at once) is what bounds the sockets.
- *
- * @example
- * const agents = createUpstreamAgents(512);
- */
-export function createUpstreamAgents(maxSockets: number): UpstreamAgents {
-  return {
-    http: new HttpAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
-  };
 }
 
 export type ExchangeOptions = {

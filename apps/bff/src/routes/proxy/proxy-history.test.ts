@@ -8,6 +8,7 @@ import type { Harness } from '../../../test/harness.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
 import { startFakeUpstream } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { sendJson } from '../../../test/json-request.ts';
 import { regionFor } from '../../lib/config.ts';
 import { createRecordChangeBus } from '../../lib/record-changes.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
@@ -98,6 +99,24 @@ describe('reads keep the streaming path', () => {
     }
     // One request upstream: no read before, none after.
     expect(h.upstream.apiRequests().map((r) => r.method)).toEqual(['GET']);
+
+    // The streamed read was teed into the session's record copy (ADR 0029): an update right
+    // after it needs no read of its own.
+    h.upstream.route = (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id":"SUP-1","Description":"b"}');
+      });
+    };
+    const write = await sendJson(h, '/api/v1/apps/support/SUP-1', {
+      cookie,
+      method: 'PUT',
+      body: { Description: 'b' },
+    });
+    expect(write.status).toBe(200);
+    await write.text();
+    expect(h.upstream.apiRequests().map((r) => r.method)).toEqual(['GET', 'PUT']);
   });
 });
 

@@ -106,7 +106,10 @@ export async function readUpTo(
 ): Promise<{ chunks: Buffer[]; bytes: number; over: boolean }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+  // Left open when it stops early: the rest is still the caller's to stream on.
+  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<
+    Buffer | string
+  >) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     chunks.push(buffer);
     bytes += buffer.length;

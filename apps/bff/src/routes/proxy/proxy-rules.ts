@@ -1,8 +1,35 @@
 // Pure rules of the proxy: which paths, methods and headers may cross the BFF.
+import type { OutgoingHttpHeaders } from 'node:http';
 
 export const PROXY_PREFIX = '/api/v1';
 
 export const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
+
+/**
+ * Whether an answer carries no body: a HEAD's, a 204's or a 304's.
+ *
+ * @example
+ * isBodyless('HEAD', 200); // true
+ */
+export const isBodyless = (method: string, status: number): boolean =>
+  method === 'HEAD' || status === 204 || status === 304;
+
+/**
+ * Node's outgoing headers as a web Headers (arrays as repeated headers), leaving out `skip`.
+ *
+ * @example
+ * webHeaders({ 'content-type': 'application/json', vary: ['Origin', 'Accept-Encoding'] });
+ */
+export function webHeaders(headers: OutgoingHttpHeaders, skip?: string): Headers {
+  const out = new Headers();
+  for (const name in headers) {
+    const value = headers[name];
+    if (name === skip) continue;
+    if (Array.isArray(value)) for (const v of value) out.append(name, v);
+    else if (value !== undefined) out.set(name, String(value));
+  }
+  return out;
+}
 
 /** Request headers a browser may send upstream. Never Cookie, Authorization, X-CSRF or Origin. */
 export const FORWARDED_REQUEST_HEADERS = [

@@ -1,13 +1,13 @@
 // `/api/v1/*` -> the session's region `/v1/*`, with the token added server-side. Bodies stream
 // both ways; nothing is buffered, and the hot path does no store writes. The one exception is a
 // record-changing write (proxy-history.ts names them): its small body and reply are read whole so
-// the record history can keep what changed (ADR 0024); an upload's body still streams.
+// the record history can keep what changed (ADR 0024, proxy-capture.ts); an upload's body still
+// streams. Record reads are teed, not held, into the session's record copies (ADR 0029).
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
-import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Encoding } from '../../lib/compression.ts';
@@ -18,7 +18,9 @@ import type { BffMetrics } from '../../lib/metrics.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenManager } from '../../lib/token-manager.ts';
-import type { UpstreamAgents } from './proxy-exchange.ts';
+import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
+import type { CaptureDeps, CapturedWrite } from './proxy-capture.ts';
+import type { HandleFieldOf } from './record-copy-fill.ts';
 import { systemClock } from '../../lib/clock.ts';
 import {
   compressibleResponse,
@@ -30,27 +32,33 @@ import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
 import { ProblemException } from '../../lib/errors.ts';
 import { createInFlightLimiter } from '../../lib/in-flight.ts';
 import { CredentialsRejectedError, UpstreamUnavailableError } from '../../lib/upstream-auth.ts';
+import { createUpstreamAgents } from '../../lib/upstream-pool.ts';
+import { createWaitingPool } from '../../lib/waiting-pool.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
+import { openCapture } from './proxy-capture.ts';
 import {
   BodyStalledError,
   ClientAbortedError,
-  createUpstreamAgents,
   exchange,
   UpstreamTimeoutError,
   watchResponseIdle,
 } from './proxy-exchange.ts';
-import { capturePlan, changedFields, changeSource, jsonObject, readUpTo } from './proxy-history.ts';
+import { capturePlan, changeSource } from './proxy-history.ts';
 import {
   ALLOWED_METHODS,
   FORWARDED_REQUEST_HEADERS,
+  isBodyless,
   isPassedResponseHeader,
   isUpload,
   PROXY_PREFIX,
   responseTypeHeaders,
   upstreamUrl,
+  webHeaders,
 } from './proxy-rules.ts';
+import { RecordCopies } from './record-copies.ts';
+import { RecordCopyFiller } from './record-copy-fill.ts';
 
 function rawTarget(c: Context<AppEnv>): string {
   const incoming = c.env?.incoming?.url;
@@ -108,9 +116,6 @@ function downstreamHeaders(
   headers['cache-control'] = 'no-store';
   return headers;
 }
-
-const isBodyless = (method: string, status: number) =>
-  method === 'HEAD' || status === 204 || status === 304;
 
 /** A single attachment (its content); the list of a record's attachments is `.../attachments`. */
 const ATTACHMENT_CONTENT = /\/attachments\/[^/]+/;
@@ -189,12 +194,7 @@ function downstreamResponse(
   idleMs: number,
   encoding: Encoding | undefined,
 ): Response {
-  const out = new Headers();
-  for (const name in headers) {
-    const value = headers[name];
-    if (Array.isArray(value)) for (const v of value) out.append(name, v);
-    else if (value !== undefined) out.set(name, String(value));
-  }
+  const out = webHeaders(headers);
   const status = upstream.statusCode ?? 502;
   if (isBodyless(method, status)) {
     upstream.resume();
@@ -274,79 +274,6 @@ function rewriteLocation(value: string, apiUrl: string): string {
 }
 
 /**
- * A reply of a captured write is read whole up to this many bytes (records are held whole by the
- * API, so theirs are far smaller); a larger one streams on, and the change is kept without it.
- */
-const MAX_CAPTURED_REPLY_BYTES = 4 * 1024 * 1024;
-
-/**
- * An upstream JSON read the capture makes with the caller's token: the record before an update,
- * or again after it. Undefined when it fails: the write goes on, kept without those values.
- */
-async function readRecord(
-  url: URL,
-  token: string,
-  requestId: string,
-  agents: UpstreamAgents,
-  config: BffConfig,
-  random: () => number,
-  clientSignal: AbortSignal,
-): Promise<Record<string, unknown> | undefined> {
-  const target = new URL(url);
-  target.search = '';
-  const reply = await exchange({
-    url: target,
-    agents,
-    method: 'GET',
-    headers: {
-      accept: 'application/json',
-      authorization: `Bearer ${token}`,
-      'x-request-id': requestId,
-      'accept-encoding': 'identity',
-    },
-    idempotent: true,
-    clientSignal,
-    timeoutMs: config.upstreamTimeoutMs,
-    bodyIdleMs: config.bodyIdleTimeoutMs,
-    retry: config.retry,
-    random,
-  });
-  const status = reply.statusCode ?? 502;
-  if (status < 200 || status >= 300) {
-    reply.resume();
-    return undefined;
-  }
-  const read = await readUpTo(reply, MAX_CAPTURED_REPLY_BYTES);
-  if (read.over) {
-    reply.destroy();
-    return undefined;
-  }
-  return jsonObject(Buffer.concat(read.chunks).toString('utf8'));
-}
-
-/** An answer made from a reply already read (a captured write's): headers as every answer's. */
-function bufferedResponse(
-  status: number,
-  method: string,
-  headers: OutgoingHttpHeaders,
-  body: Readable | Buffer,
-): Response {
-  const out = new Headers();
-  for (const name in headers) {
-    const value = headers[name];
-    if (name === 'content-length' && !Buffer.isBuffer(body)) continue;
-    if (Array.isArray(value)) for (const v of value) out.append(name, v);
-    else if (value !== undefined) out.set(name, String(value));
-  }
-  if (isBodyless(method, status)) return new Response(null, { status, headers: out });
-  const stream = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
-    status,
-    headers: out,
-  });
-}
-
-/**
  * The `/api` router.
  *
  * @example
@@ -365,33 +292,34 @@ export function createProxyRouter(deps: {
    */
   recordChange?: (change: RecordChange) => Promise<void>;
   /**
-   * The field holding a definition's record handle, for a create whose reply has no `id` (the
-   * hosted service names the handle after the definition, e.g. `Ticket ID`).
+   * The field holding a definition's record handle, for records without `id` (the hosted
+   * service names the handle after the definition, e.g. `Ticket ID`).
    */
-  handleFieldOf?: (
-    session: SessionRecord,
-    recordType: string,
-    alias: string,
-  ) => Promise<string | undefined>;
+  handleFieldOf?: HandleFieldOf;
+  /** A definition (the hosted conflict check sends the record without its read-only fields). */
+  definitionOf?: CaptureDeps['definitionOf'];
+  /** The connection pools to the API, shared with the BFF's own calls (lib/upstream-pool.ts). */
+  agents?: UpstreamAgents;
   clock?: Clock;
 }) {
   const { config, sessions, tokens, logger, metrics, recordChange } = deps;
   const clock = deps.clock ?? systemClock;
-  /** A created record's handle from its definition's handle field, when the reply has no `id`. */
-  const createdHandle = async (
-    session: SessionRecord,
-    recordType: string,
-    alias: string,
-    reply: Record<string, unknown>,
-  ): Promise<string | undefined> => {
-    const field = await deps.handleFieldOf?.(session, recordType, alias).catch(() => undefined);
-    const value = field === undefined ? undefined : reply[field];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  };
   const router = createRouter();
   // Per app, so the pools' size follows this BFF's region cap (see createUpstreamAgents).
-  const agents = createUpstreamAgents(config.inFlight.perRegion);
+  const agents = deps.agents ?? createUpstreamAgents(config.inFlight.perRegion);
   const inFlight = createInFlightLimiter();
+  const copies = new RecordCopies(config.recordCopies, clock);
+  const handleFieldOf: HandleFieldOf = deps.handleFieldOf ?? (async () => undefined);
+  const filler = new RecordCopyFiller(copies, config.recordCopies, handleFieldOf, clock.now);
+  const captureDeps: CaptureDeps = {
+    config,
+    agents,
+    random: deps.random,
+    copies,
+    pool: createWaitingPool(config.capturedWritesPerRegion),
+    handleFieldOf,
+    ...(deps.definitionOf ? { definitionOf: deps.definitionOf } : {}),
+  };
 
   router.use('*', csrf({ unsafeOnly: false }), sessionMiddleware(sessions), requireAuth);
 
@@ -488,24 +416,18 @@ export function createProxyRouter(deps: {
     // The slot is freed when the answer is over: at once for an answer made here, when the
     // streamed body ends, fails or is abandoned for an answer streamed from the upstream.
     let streaming = false;
+    let captured: CapturedWrite | undefined;
     try {
       const clientSignal = c.req.raw.signal;
-      // Bounded by the length check above (maxJsonBodyBytes): a captured write is never an upload.
-      let bodyBytes: Buffer | undefined;
-      if (plan?.readsBody && hasBody && !upload) {
-        const stream = requestBody(c);
-        if (stream) {
-          const read = await readUpTo(stream, maxBytes);
-          bodyBytes = Buffer.concat(read.chunks);
-          replayable = true;
-        }
-      }
-      let before: Record<string, unknown> | undefined;
-      // The record a captured update changes, read with the caller's token (before and after).
-      const readWith = (token: string) =>
-        readRecord(url, token, c.var.requestId, agents, config, deps.random, clientSignal).catch(
-          () => undefined,
-        );
+      const capture = plan
+        ? await openCapture(captureDeps, {
+            ...{ session, plan, url, method, requestId: c.var.requestId, headers: source },
+            ...{ clientSignal, body: hasBody ? () => requestBody(c) : undefined, upload },
+          })
+        : undefined;
+      if (capture instanceof Response) return capture;
+      captured = capture;
+      if (capture?.replayable) replayable = true;
       let attempts = 0;
       for (let replay = 0; ; replay++) {
         let token: string;
@@ -536,29 +458,29 @@ export function createProxyRouter(deps: {
             (performance.now() - sent) / 1000,
           );
         try {
-          if (plan?.readsBefore && plan.recordId) before = await readWith(token);
-          const body = bodyBytes
-            ? Readable.from([bodyBytes])
-            : hasBody
-              ? requestBody(c)
-              : undefined;
-          upstream = await exchange({
-            url,
-            agents,
-            method,
-            headers: upstreamHeaders(source, c.var.requestId, token, hasBody),
-            ...(body ? { body } : {}),
-            idempotent,
-            clientSignal,
-            timeoutMs: config.upstreamTimeoutMs,
-            bodyIdleMs: config.bodyIdleTimeoutMs,
-            retry: config.retry,
-            random: deps.random,
-            onRetry: () => {
-              attempts++;
-              metrics.upstreamRetries.inc({ region: region.id });
-            },
-          });
+          const prepared = await capture?.prepare(token);
+          if (prepared instanceof Response) return prepared;
+          const body = capture?.bodyStream() ?? (hasBody ? requestBody(c) : undefined);
+          const headers = upstreamHeaders(source, c.var.requestId, token, hasBody);
+          upstream =
+            prepared ??
+            (await exchange({
+              url,
+              agents,
+              method,
+              headers: capture?.upstreamHeaders(headers) ?? headers,
+              ...(body ? { body } : {}),
+              idempotent,
+              clientSignal,
+              timeoutMs: config.upstreamTimeoutMs,
+              bodyIdleMs: config.bodyIdleTimeoutMs,
+              retry: config.retry,
+              random: deps.random,
+              onRetry: () => {
+                attempts++;
+                metrics.upstreamRetries.inc({ region: region.id });
+              },
+            }));
           attempts++;
           observe(String(upstream.statusCode ?? 502));
         } catch (error) {
@@ -616,43 +538,8 @@ export function createProxyRouter(deps: {
         if (plan && recordChange && status >= 200 && status < 300) {
           // The change is kept before the answer goes out, so the console's next read of the
           // history has it; a failure to keep it is logged and counted, never the user's error.
-          let read: Awaited<ReturnType<typeof readUpTo>>;
-          try {
-            // The iterator is attached first: the idle watch's 'data' listener must not start the flow.
-            const reading = readUpTo(upstream, MAX_CAPTURED_REPLY_BYTES);
-            watchResponseIdle(upstream, config.bodyIdleTimeoutMs);
-            read = await reading;
-          } catch {
-            throw new ProblemException({
-              status: 502,
-              code: 'upstream_unavailable',
-              title: 'Bad Gateway',
-              detail: 'The workspace API stopped sending its answer',
-            });
-          }
-          const replyText = read.over ? undefined : Buffer.concat(read.chunks).toString('utf8');
-          const reply = jsonObject(replyText);
-          const recordId =
-            plan.recordId ??
-            (typeof reply?.['id'] === 'string' ? reply['id'] : undefined) ??
-            (reply ? await createdHandle(session, plan.recordType, plan.alias, reply) : undefined);
-          let fields = changedFields(plan, {
-            body: bodyBytes?.toString('utf8'),
-            reply,
-            before,
-          });
-          if (plan.kind === 'updated' && recordId) {
-            const missing = fields.some((f) => !reply || !(f.field in reply));
-            if (missing) {
-              const reread = await readWith(token);
-              fields = changedFields(plan, {
-                body: bodyBytes?.toString('utf8'),
-                reply,
-                before,
-                reread,
-              });
-            }
-          }
+          const done = await capture?.finish(upstream, status, headers);
+          const { recordId, fields = [] } = done ?? {};
           if (recordId && fields.length > 0) {
             const user = session.user;
             const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
@@ -668,20 +555,11 @@ export function createProxyRouter(deps: {
               fields,
             });
           }
-          if (!read.over) {
-            return bufferedResponse(status, method, headers, Buffer.concat(read.chunks));
+          if (done?.streams) {
+            streaming = true;
+            upstream.once('close', slot.release);
           }
-          // Too large to hold: what was read, then the rest as it arrives.
-          streaming = true;
-          upstream.once('close', slot.release);
-          const rest = upstream;
-          const chained = Readable.from(
-            (async function* () {
-              yield* read.chunks;
-              yield* rest;
-            })(),
-          );
-          return bufferedResponse(status, method, headers, chained);
+          if (done) return done.response;
         }
         const encoding = encodeAnswer(
           c.req.header('accept-encoding'),
@@ -693,6 +571,14 @@ export function createProxyRouter(deps: {
         // 'close' comes after the body ended, failed, or was destroyed (abort, idle timeout).
         streaming = true;
         upstream.once('close', slot.release);
+        // Teed beside the pipe into the session's record copies (a refused write drops one).
+        void filler.observe(upstream, {
+          session,
+          method,
+          path: c.req.path,
+          search: url.search,
+          status,
+        });
         const outgoing = c.env?.outgoing;
         if (outgoing) {
           outgoing.once('close', slot.release);
@@ -714,6 +600,7 @@ export function createProxyRouter(deps: {
       }
     } finally {
       if (!streaming) slot.release();
+      captured?.release();
     }
   });
 
