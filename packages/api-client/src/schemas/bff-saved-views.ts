@@ -5,6 +5,7 @@
 // one, jsonb not the other), naming the field, before anything reaches the store.
 import { z } from 'zod';
 
+import { ShownIdentitySchema } from './bff.ts';
 import { RecordTypeSchema } from './common.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -145,6 +146,11 @@ export const SavedViewSchema = z.object({
   shares: ViewSharesSchema.optional(),
   /** Views shared with you (read-only): the name of who shared it. Absent on your own. */
   sharedBy: z.string().optional(),
+  /**
+   * How verified `sharedBy` is (ADR 0026): a `self` name is an email typed at sign-in, marked
+   * `(unverified)`. Absent on your own views, and on views shared before it was kept.
+   */
+  sharedByIdentity: ShownIdentitySchema.optional(),
 });
 export type SavedView = z.infer<typeof SavedViewSchema>;
 

@@ -34,6 +34,7 @@ function line(entry: HistoryEntry): string {
     entry.before,
     entry.after,
     entry.source,
+    entry.identity,
   ]
     .map(csvField)
     .join(',');

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 
 import type { RecordType } from '@wsc/api-client';
 import type { HistoryEntry, HistoryKind } from '@wsc/api-client/bff-history';
+import { ShownIdentitySchema } from '@wsc/api-client';
 
 import type { BffDatabase, RecordHistoryTable } from '../../db/schema.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
@@ -66,6 +67,7 @@ export function toEntry(row: HistoryRow): HistoryEntry {
     changeId: row.change_id,
     at: new Date(Number(row.at)).toISOString(),
     actor: { id: row.actor_id, name: row.actor_name },
+    identity: ShownIdentitySchema.parse(row.identity),
     // Rows are only written by the proxy's capture, which checks the record type.
     recordType: row.record_type as RecordType,
     alias: row.alias,
@@ -78,7 +80,7 @@ export function toEntry(row: HistoryRow): HistoryEntry {
   };
 }
 
-/** The administrators' filters (all optional); times in epoch ms, `to` exclusive. */
+/** The administrators' filters (all optional); `user` an actor id; times in epoch ms, `to` exclusive. */
 export type HistoryFilter = {
   user?: string | undefined;
   recordType?: string | undefined;
@@ -116,6 +118,7 @@ export function historyStore(db: Kysely<BffDatabase>, options: { retentionMs: nu
             at: change.at,
             actor_id: change.actor.id,
             actor_name: change.actor.name,
+            identity: change.actor.identity,
             record_type: change.recordType,
             alias: change.alias,
             record_id: change.recordId,
@@ -167,16 +170,9 @@ export function historyStore(db: Kysely<BffDatabase>, options: { retentionMs: nu
       page: { after?: string | undefined; first: number },
     ): Promise<HistoryRow[]> {
       let query = db.selectFrom('record_history').selectAll().where('region', '=', region);
-      if (filter.user !== undefined) {
-        // An id as entries carry it, or the name shown (what an administrator can type).
-        const user = filter.user;
-        query = query.where((eb) =>
-          eb.or([
-            eb('actor_id', '=', user),
-            eb(sql<string>`lower(actor_name)`, '=', user.toLowerCase()),
-          ]),
-        );
-      }
+      // The stable id only: a name can be imitated by anyone who types an email at sign-in (and
+      // the id has an index, record_history_actor).
+      if (filter.user !== undefined) query = query.where('actor_id', '=', filter.user);
       if (filter.recordType !== undefined)
         query = query.where('record_type', '=', filter.recordType);
       if (filter.alias !== undefined) query = query.where('alias', '=', filter.alias);

@@ -26,12 +26,12 @@ import {
   WorkspaceEntrySchema,
   WorkspaceSchema,
 } from '@wsc/api-client';
+import { PresenceInputSchema } from '@wsc/api-client/bff-events';
 import {
   HistoryPageSchema,
   HistoryQuerySchema,
   RecordHistoryQuerySchema,
 } from '@wsc/api-client/bff-history';
-import { PresenceInputSchema } from '@wsc/api-client/bff-events';
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
@@ -72,7 +72,7 @@ function queryOf(
 
 /** The administrators' history filters (the list and the CSV export take the same). */
 const HISTORY_FILTERS = queryOf(HistoryQuerySchema, {
-  user: "An actor id, or a name as shown (any case): only that person's changes",
+  user: "An actor id (`actor.id` of an entry): only that person's changes; names never match",
   recordType: 'Only changes to records of this type',
   alias: 'Only changes to records of this definition',
   from: 'ISO 8601: changes at or after',

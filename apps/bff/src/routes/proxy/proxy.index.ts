@@ -29,6 +29,7 @@ import {
 import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
 import { ProblemException } from '../../lib/errors.ts';
 import { createInFlightLimiter } from '../../lib/in-flight.ts';
+import { actorOf } from '../../lib/people.ts';
 import { CredentialsRejectedError, UpstreamUnavailableError } from '../../lib/upstream-auth.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth, unauthenticated } from '../../middlewares/require-auth.ts';
@@ -654,15 +655,13 @@ export function createProxyRouter(deps: {
             }
           }
           if (recordId && fields.length > 0) {
-            const user = session.user;
-            const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
             await recordChange({
               region: session.region,
               recordType: plan.recordType,
               alias: plan.alias,
               recordId,
               kind: plan.kind,
-              actor: { id: session.ownerId, name: name || user.email || user.clientId },
+              actor: actorOf(session),
               source: changeSource(source.get('x-change-source')),
               at: clock.now(),
               fields,
