@@ -49,6 +49,12 @@ export type HistoryKind = z.infer<typeof HistoryKindSchema>;
 export const NOT_KEPT_FIELD = '(not kept: daily history budget used up)';
 
 /**
+ * What a related-item entry shows instead of its target when the reader cannot see the target's
+ * definition (the per-record history masks it at read time; the administrators' log does not).
+ */
+export const HIDDEN_RELATED_ITEM = '(a record you cannot see)';
+
+/**
  * One entry: one field of one change (a change of three fields is three entries with one
  * `changeId`). `before`/`after` are the values as the API sent them (text, usually), null where
  * there was none; a value longer than the BFF keeps ends in `… [truncated]`. `actor.id` is the

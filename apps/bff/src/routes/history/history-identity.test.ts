@@ -5,9 +5,6 @@
 // name; the log's `user` filter matches the stable actor id only; with an identities file, the
 // email of a client the file does not list is ignored (identity `none`), and a client id is never
 // shown to others (a pseudonym of the owner id instead).
-import type { ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Definition } from '@wsc/api-client';
@@ -16,29 +13,14 @@ import { LoginResultSchema } from '@wsc/api-client';
 import { HISTORY_CSV_HEADER, HistoryPageSchema } from '@wsc/api-client/bff-history';
 
 import type { EventStream } from '../../../test/event-stream.ts';
-import type { FakeUpstream } from '../../../test/fake-upstream.ts';
 import type { Harness } from '../../../test/harness.ts';
 import { openEventStream } from '../../../test/event-stream.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { parseCsv } from '../../../test/parse-csv.ts';
+import { proxiedWrite, startRealApi } from '../../../test/real-api.ts';
 import { regionFor } from '../../lib/config.ts';
 import { ownerIdFor } from '../../lib/identities.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
-
-/** The part of workspace-api's test harness used here (see test/workspace-api.integration.test.ts). */
-type ApiHarness = {
-  app: { fetch: (request: Request) => Response | Promise<Response> };
-  credentials: Record<'admin' | 'member', { clientId: string; clientSecret: string }>;
-  users: Record<'admin' | 'member', { id: string; email: string }>;
-  tokens: Record<'admin', string>;
-  request: (
-    method: string,
-    path: string,
-    options?: { token?: string; body?: unknown },
-  ) => Promise<{ status: number; json: unknown }>;
-  close: () => Promise<void>;
-};
-const API_HARNESS = 'workspace-api/testing';
 
 /** Support tickets as an operator's workspace file describes them (hosted: the handle is a field). */
 const TICKETS_DEFINITION: Definition = {
@@ -56,8 +38,7 @@ const TICKETS_DEFINITION: Definition = {
   ],
 };
 
-let api: ApiHarness;
-let server: ServerType;
+let real: Awaited<ReturnType<typeof startRealApi>>;
 /** A hosted BFF without an identities file: anyone may type an email (shown as unverified). */
 let open: Harness;
 /** A hosted BFF on the same store with an identities file naming only the admin. */
@@ -65,32 +46,29 @@ let named: Harness;
 let ticket: string;
 
 beforeAll(async () => {
-  const { createHarness: createApiHarness } = (await import(/* @vite-ignore */ API_HARNESS)) as {
-    createHarness: (config: { profile: 'hosted' }) => Promise<ApiHarness>;
-  };
-  api = await createApiHarness({ profile: 'hosted' });
-  const created = await api.request('POST', '/v1/apps/support-tickets', {
-    token: api.tokens.admin,
+  real = await startRealApi({ profile: 'hosted' });
+  const created = await real.api.request('POST', '/v1/apps/support-tickets', {
+    token: real.api.tokens.admin,
     body: { Title: 'Borrowed names', Status: 'New' },
   });
   expect(created.status).toBe(201);
   ticket = (created.json as Record<string, string>)['Ticket ID'] ?? '';
   expect(ticket).toMatch(/^SUP-\d+$/);
-  server = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const unused = { apiUrl, close: async () => undefined } as unknown as FakeUpstream;
   const regions = [
-    regionFor('default', apiUrl, { profile: 'hosted', workspace: [TICKETS_DEFINITION] }),
+    regionFor('default', real.apiUrl, { profile: 'hosted', workspace: [TICKETS_DEFINITION] }),
   ];
-  open = await createHarness({ upstream: unused, socket: true, config: { regions } });
+  open = await createHarness({ upstream: real.upstream, socket: true, config: { regions } });
   named = await createHarness({
-    upstream: unused,
+    upstream: real.upstream,
     store: open.store,
     config: {
       regions,
       identities: [
-        { clientId: api.credentials.admin.clientId, email: 'admin@example.com', role: 'ADMIN' },
+        {
+          clientId: real.api.credentials.admin.clientId,
+          email: 'admin@example.com',
+          role: 'ADMIN',
+        },
       ],
     },
   });
@@ -98,28 +76,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await open?.close();
   await named?.close();
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
-  await api?.close();
+  await real?.close();
 });
 
 async function signIn(h: Harness, who: 'admin' | 'member', email?: string) {
-  const { res, cookie } = await h.login({ ...api.credentials[who], email });
+  const { res, cookie } = await h.login({ ...real.api.credentials[who], email });
   expect(res.status).toBe(200);
   return { cookie, user: LoginResultSchema.parse(await res.json()).user };
 }
 
 async function put(h: Harness, cookie: string, fields: Record<string, string>) {
-  const body = JSON.stringify(fields);
-  const res = await h.api(`/api/v1/apps/support-tickets/${ticket}`, {
-    cookie,
-    method: 'PUT',
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      'x-change-source': 'editor',
-    },
-    body,
-  });
+  const path = `/api/v1/apps/support-tickets/${ticket}`;
+  const res = await proxiedWrite(h, cookie, 'PUT', path, fields, { source: 'editor' });
   expect(res.status).toBe(200);
 }
 
@@ -131,7 +99,7 @@ async function newest(h: Harness, cookie: string): Promise<HistoryEntry> {
   return entry;
 }
 
-const memberOwner = () => ownerIdFor('default', api.credentials.member.clientId);
+const memberOwner = () => ownerIdFor('default', real.api.credentials.member.clientId);
 
 describe('a typed email (identity self) never borrows the name it looks up', () => {
   it('the history, the live events, the admin log and its CSV mark it unverified', async () => {
@@ -226,7 +194,7 @@ describe('with an identities file', () => {
   it('ignores the email an unlisted client types: identity none, and others never see its client id', async () => {
     const mallory = await signIn(named, 'member', 'admin@example.com');
     expect(mallory.user).toEqual({
-      clientId: api.credentials.member.clientId,
+      clientId: real.api.credentials.member.clientId,
       role: 'UNKNOWN',
       identity: 'none',
     });
@@ -237,6 +205,6 @@ describe('with an identities file', () => {
       name: `API client ${memberOwner().slice(0, 8)}`,
     });
     expect(entry.identity).toBe('none');
-    expect(JSON.stringify(entry)).not.toContain(api.credentials.member.clientId);
+    expect(JSON.stringify(entry)).not.toContain(real.api.credentials.member.clientId);
   });
 });
