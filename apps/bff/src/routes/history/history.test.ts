@@ -573,6 +573,20 @@ describe('the administrators’ log', () => {
   });
 });
 
+describe('the CSV where the list separator is `;` (issue 26 L3)', () => {
+  it('quotes the value and neutralizes the formula after the `;`', async () => {
+    const payload = "Acme;=cmd|' /C calc'!A0";
+    const id = await createTicket({ Customer: payload });
+    const res = await bff.api(`/bff/history/export.csv?user=${api.users.admin.id}`, {
+      cookie: admin,
+    });
+    const line = (await res.text()).split('\r\n').find((l) => l.includes(`,${id},`));
+    expect(line).toContain(`,"Acme;'=cmd|' /C calc'!A0",`);
+    // A reader that splits on `;` sees no cell starting a formula.
+    for (const cell of line?.split(';') ?? []) expect(cell).not.toMatch(/^"?[=+\-@]/);
+  });
+});
+
 describe('the history is bounded (issue 26 M3)', () => {
   const DAY = 24 * 60 * 60_000;
   const read = async (h: Harness, cookie: string, id: string, query = '') => {
