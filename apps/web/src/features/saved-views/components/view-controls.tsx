@@ -43,6 +43,7 @@ import {
   savedViewsQueryOptions,
   setDefaultView,
   sharedViewsQueryOptions,
+  sharerLabel,
   updateSavedView,
 } from '@/lib/saved-views.ts';
 
@@ -146,7 +147,7 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
               <span className="max-w-[24ch] truncate">{current.name}</span>
               {current.isDefault && <Star aria-hidden="true" className="fill-current" />}
               {readOnly && (
-                <span className="text-muted-foreground text-xs">· by {current.sharedBy}</span>
+                <span className="text-muted-foreground text-xs">· by {sharerLabel(current)}</span>
               )}
               {modified && (
                 <span className="text-muted-foreground text-xs" data-testid="view-modified">
@@ -159,7 +160,7 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
           {readOnly ? (
             <DropdownMenuContent align="end">
               <DropdownMenuLabel className="font-normal" data-testid="view-shared-by">
-                Shared by {current.sharedBy} · read-only
+                Shared by {sharerLabel(current)} · read-only
               </DropdownMenuLabel>
               <DropdownMenuSeparator />
               <DropdownMenuItem onSelect={() => setDialog({ mode: 'copy', view: current })}>
