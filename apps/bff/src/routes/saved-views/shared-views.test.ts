@@ -397,15 +397,16 @@ describe('PUT /bff/views/:id/shares, bad input and caps', () => {
 });
 
 describe('hosted profile', () => {
+  /** The hosted region over the test upstream, with the `hosted` definition described. */
+  const hostedRegions = () => [
+    regionFor('default', upstream.apiUrl, {
+      profile: 'hosted',
+      workspace: [definition('hosted')],
+    } as Parameters<typeof regionFor>[2]),
+  ];
+
   it('names a sharer who typed an email as unverified, never with the name the lookup found', async () => {
-    const hosted = await harnessOver({
-      regions: [
-        regionFor('default', upstream.apiUrl, {
-          profile: 'hosted',
-          workspace: [definition('hosted')],
-        } as Parameters<typeof regionFor>[2]),
-      ],
-    });
+    const hosted = await harnessOver({ regions: hostedRegions() });
     try {
       // No identities file: Cy types Bob's email; the lookup finds Bob Babbage.
       const cy = await signIn(hosted, 'cy', PEOPLE.bob.email);
@@ -424,12 +425,7 @@ describe('hosted profile', () => {
   it('checks membership through the published group endpoints for operator-named people only', async () => {
     resetGroups();
     const hosted = await harnessOver({
-      regions: [
-        regionFor('default', upstream.apiUrl, {
-          profile: 'hosted',
-          workspace: [definition('hosted')],
-        } as Parameters<typeof regionFor>[2]),
-      ],
+      regions: hostedRegions(),
       identities: [
         { clientId: 'client-ada', email: PEOPLE.ada.email, role: 'ADMIN' },
         { clientId: 'client-bob', email: PEOPLE.bob.email, role: 'MEMBER' },

@@ -13,6 +13,17 @@ const PEOPLE = [
   { id: 'u-mal', name: 'admin@x.example (unverified)', identity: 'self' },
 ];
 
+/** What the BFF answers for a person's erase. */
+const ERASED = {
+  history: 3,
+  presence: 0,
+  savedViews: 1,
+  bulkRuns: 0,
+  preferences: 0,
+  sessions: 1,
+  budget: 1,
+};
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -25,15 +36,7 @@ function serve(calls: string[]) {
     const csrf = new Headers(init?.headers).get('x-csrf') ?? '';
     calls.push(`${init?.method ?? 'GET'} ${url.pathname} ${csrf}`);
     if (url.pathname.startsWith('/bff/history/people/')) {
-      return jsonResponse({
-        history: 3,
-        presence: 0,
-        savedViews: 1,
-        bulkRuns: 0,
-        preferences: 0,
-        sessions: 1,
-        budget: 1,
-      });
+      return jsonResponse(ERASED);
     }
     return jsonResponse({ history: 2 });
   });
@@ -76,16 +79,6 @@ describe('EraseDialog', () => {
     expect(actorOption({ id: 'u', name: 'Ana Lima', identity: 'operator' })).toBe(
       'Ana Lima (named by the operator)',
     );
-    expect(
-      personErasedText({
-        history: 3,
-        presence: 0,
-        savedViews: 1,
-        bulkRuns: 0,
-        preferences: 0,
-        sessions: 1,
-        budget: 1,
-      }),
-    ).toBe('Erased 3 history entries, 1 saved view and 1 session.');
+    expect(personErasedText(ERASED)).toBe('Erased 3 history entries, 1 saved view and 1 session.');
   });
 });

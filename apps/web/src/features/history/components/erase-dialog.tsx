@@ -28,6 +28,11 @@ import { PeopleSelect } from './people-select.tsx';
 
 type What = 'person' | 'record';
 
+const CHOICES: [What, string][] = [
+  ['record', 'One record’s history'],
+  ['person', 'Everything kept about a person'],
+];
+
 /**
  * What a person's erase removed, in words.
  *
@@ -170,24 +175,17 @@ export function EraseDialog({
           </DialogHeader>
           <fieldset className="grid gap-1">
             <legend className="mb-1 text-sm font-medium">What to erase</legend>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="what"
-                checked={what === 'record'}
-                onChange={() => setWhat('record')}
-              />
-              One record&apos;s history
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="what"
-                checked={what === 'person'}
-                onChange={() => setWhat('person')}
-              />
-              Everything kept about a person
-            </label>
+            {CHOICES.map(([value, label]) => (
+              <label key={value} className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="what"
+                  checked={what === value}
+                  onChange={() => setWhat(value)}
+                />
+                {label}
+              </label>
+            ))}
           </fieldset>
           <EraseFields what={what} definitions={definitions} person={person} />
           {error && (
