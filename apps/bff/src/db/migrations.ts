@@ -240,8 +240,8 @@ const migrations: Record<string, Migration> = {
   // Who did it, and how much of it is kept (ADR 0026). Every history row, presence row and shared
   // view carries the identity kind of its actor next to the name. Rows from before are marked as
   // follows: an owner id shaped as a UUID version 5 is a hosted session's (identities.ts
-  // ownerIdFor), whose name may have been a typed email's looked-up name, so `self` (shown as
-  // unverified); any other id is an extended session's `/v1/me` user: `api`. The column's default
+  // ownerIdFor), whose name may have been a typed email's looked-up name, so `self`, its name
+  // marked " (unverified)"; any other id is an extended session's `/v1/me` user: `api`. The column's default
   // is `self` too, so a row an older instance writes during a rolling deploy is never shown as
   // verified. Plus: a marker for a change past its author's daily budget (`not_kept`), the
   // per-person daily usage that budget is counted in, and an index for the administrators' filter
@@ -253,6 +253,12 @@ const migrations: Record<string, Migration> = {
         .addColumn('identity', 'text', (c) => c.notNull().defaultTo('self'))
         .execute();
       await sql`update record_history set identity = 'api' where actor_id !~* ${HOSTED_OWNER_ID}`.execute(
+        db,
+      );
+      // A name of a `self` row ends in " (unverified)" (lib/people.ts): older rows' too, so every
+      // reader, the CSV and the console's sidebar included, shows them as what they are.
+      await sql`update record_history set actor_name = actor_name || ${UNVERIFIED}
+        where identity = 'self' and right(actor_name, ${UNVERIFIED.length}) <> ${UNVERIFIED}`.execute(
         db,
       );
       await db.schema
@@ -270,6 +276,10 @@ const migrations: Record<string, Migration> = {
         .execute();
       await db.schema.alterTable('saved_views').addColumn('shared_by_identity', 'text').execute();
       await sql`update saved_views set shared_by_identity = case when user_id ~* ${HOSTED_OWNER_ID} then 'self' else 'api' end where shared_by is not null`.execute(
+        db,
+      );
+      await sql`update saved_views set shared_by = shared_by || ${UNVERIFIED}
+        where shared_by_identity = 'self' and right(shared_by, ${UNVERIFIED.length}) <> ${UNVERIFIED}`.execute(
         db,
       );
       // One row per person and UTC day (days since the epoch); swept with the history.
@@ -290,6 +300,9 @@ const migrations: Record<string, Migration> = {
     },
   },
 };
+
+/** What a `self` name ends with (lib/people.ts UNVERIFIED_SUFFIX; copied: migrations stay as written). */
+const UNVERIFIED = ' (unverified)';
 
 /** A UUID version 5 (the hosted owner ids of identities.ts `ownerIdFor`), as a regex. */
 const HOSTED_OWNER_ID = '^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';

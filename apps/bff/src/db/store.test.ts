@@ -261,7 +261,7 @@ describe('migration 0006 over existing saved views', () => {
 });
 
 describe('migration 0010 over existing history, presence and shared views', () => {
-  it('marks the rows of hosted owners (UUID v5) unverified and the others api; new rows default to unverified', async () => {
+  it('marks the rows of hosted owners (UUID v5) unverified, names included, and the others api; new rows default to unverified', async () => {
     const db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(await PGlite.create()) });
     const hosted = ownerIdFor('default', 'client-1');
     const extended = '0b9d4c1e-5f7a-4a8e-9c3d-2e1f0a9b8c7d';
@@ -280,22 +280,27 @@ describe('migration 0010 over existing history, presence and shared views', () =
       await migrateToLatest(db as Kysely<unknown>);
       const history = await db
         .selectFrom('record_history')
-        .select(['actor_id', 'identity', 'not_kept'])
+        .select(['actor_id', 'actor_name', 'identity', 'not_kept'])
         .orderBy('id')
         .execute();
       expect(history).toEqual([
-        { actor_id: hosted, identity: 'self', not_kept: false },
-        { actor_id: extended, identity: 'api', not_kept: false },
+        {
+          actor_id: hosted,
+          actor_name: 'Alex Morgan (unverified)',
+          identity: 'self',
+          not_kept: false,
+        },
+        { actor_id: extended, actor_name: 'Alex Morgan', identity: 'api', not_kept: false },
       ]);
       const views = await db
         .selectFrom('saved_views')
-        .select(['user_id', 'shared_by_identity'])
+        .select(['user_id', 'shared_by', 'shared_by_identity'])
         .orderBy('user_id')
         .execute();
       expect(views).toEqual(
         [
-          { user_id: hosted, shared_by_identity: 'self' },
-          { user_id: extended, shared_by_identity: 'api' },
+          { user_id: hosted, shared_by: 'Alex Morgan (unverified)', shared_by_identity: 'self' },
+          { user_id: extended, shared_by: 'Alex Morgan', shared_by_identity: 'api' },
         ].sort((a, b) => a.user_id.localeCompare(b.user_id)),
       );
       // A row written by an instance that predates the column (a rolling deploy) is unverified.

@@ -5,7 +5,6 @@ import { queryOptions } from '@tanstack/react-query';
 import type { RecordType, SavedView, ViewSharesInput } from '@wsc/api-client';
 
 import { bff } from '@/lib/bff.ts';
-import { personLabel } from '@/lib/people.ts';
 
 /** What a view stores: the list's URL state. */
 export interface ViewState {
@@ -62,18 +61,6 @@ export function shareSavedView(id: string, input: ViewSharesInput) {
  */
 export function unshareSavedView(id: string) {
   return bff.savedViews.unshare(id);
-}
-
-/**
- * Who shared a view with you, as text: a name typed at sign-in marked "(unverified)" (ADR 0026).
- * A reply without the kind (an older server) is shown as it came: that server marked it already.
- *
- * @example
- * sharerLabel({ sharedBy: 'Ada Lovelace', sharedByIdentity: 'api', ... }); // 'Ada Lovelace'
- */
-export function sharerLabel(view: Pick<SavedView, 'sharedBy' | 'sharedByIdentity'>): string {
-  const name = view.sharedBy ?? '';
-  return view.sharedByIdentity ? personLabel(name, view.sharedByIdentity) : name;
 }
 
 /**

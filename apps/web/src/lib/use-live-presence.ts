@@ -6,7 +6,7 @@ import type { RecordType } from '@wsc/api-client';
 import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
 import { liveEvents, presenceIn, presenceOf } from './live-events.ts';
-import { personLabel } from './people.ts';
+import { personLabel } from './person-label.ts';
 
 const subscribe = (listener: () => void) => liveEvents.subscribe(listener);
 const snapshot = () => liveEvents.snapshot();

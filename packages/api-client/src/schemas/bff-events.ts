@@ -5,9 +5,10 @@
 import { z } from 'zod';
 
 import { ViewAliasSchema } from './bff-saved-views.ts';
-import { IdentitySourceSchema, ShownIdentitySchema } from './bff.ts';
+import { IdentitySourceSchema } from './bff.ts';
 import { RecordTypeSchema } from './common.ts';
 import { RecordChangeKindSchema } from './record-change-kind.ts';
+import { ShownIdentitySchema } from './shown-identity.ts';
 
 /** Event streams one session may hold open at once (one per tab; more is refused with 429). */
 export const MAX_EVENT_STREAMS_PER_SESSION = 6;

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 
 import { unstorableText } from './bff-saved-views.ts';
-import { ShownIdentitySchema } from './bff.ts';
 import { RecordTypeSchema } from './common.ts';
 import { RecordChangeKindSchema } from './record-change-kind.ts';
+import { ShownIdentitySchema } from './shown-identity.ts';
 
 /** The header row of `GET /bff/history/export.csv`, one column per entry member. */
 export const HISTORY_CSV_HEADER = [

@@ -5,7 +5,6 @@
 // one, jsonb not the other), naming the field, before anything reaches the store.
 import { z } from 'zod';
 
-import { ShownIdentitySchema } from './bff.ts';
 import { RecordTypeSchema } from './common.ts';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -147,10 +146,12 @@ export const SavedViewSchema = z.object({
   /** Views shared with you (read-only): the name of who shared it. Absent on your own. */
   sharedBy: z.string().optional(),
   /**
-   * How verified `sharedBy` is (ADR 0026): a `self` name is an email typed at sign-in, marked
-   * `(unverified)`. Absent on your own views, and on views shared before it was kept.
+   * How verified `sharedBy` is (ADR 0026): an IdentitySource (`api`, `operator`, `self`, `none`;
+   * read any other value as `self`). A `self` name is an email typed at sign-in and already ends
+   * in `(unverified)`. Absent on your own views. A plain string here: the console's first load
+   * parses this schema and needs only `sharedBy`.
    */
-  sharedByIdentity: ShownIdentitySchema.optional(),
+  sharedByIdentity: z.string().optional(),
 });
 export type SavedView = z.infer<typeof SavedViewSchema>;
 

@@ -64,13 +64,6 @@ export type SessionRole = z.infer<typeof SessionRoleSchema>;
 export const IdentitySourceSchema = z.enum(['api', 'operator', 'self', 'none']);
 export type IdentitySource = z.infer<typeof IdentitySourceSchema>;
 
-/**
- * The identity kind next to a name others see (history entries, live events, shared views): a
- * value that is missing or unknown (a BFF instance older or newer than this code, during a
- * rolling deploy) reads as `self`, so a name is never shown as more verified than it is.
- */
-export const ShownIdentitySchema = IdentitySourceSchema.catch('self');
-
 export const SessionUserSchema = z.object({
   /** The person's user id in the workspace, when known (e.g. to stop self-deactivation). */
   id: z.string().optional(),

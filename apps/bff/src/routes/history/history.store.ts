@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 
 import type { RecordType } from '@wsc/api-client';
 import type { HistoryActor, HistoryEntry, HistoryKind } from '@wsc/api-client/bff-history';
-import { ShownIdentitySchema } from '@wsc/api-client';
+import { ShownIdentitySchema } from '@wsc/api-client/bff-events';
 import { NOT_KEPT_FIELD } from '@wsc/api-client/bff-history';
 
 import type { BffDatabase, RecordHistoryTable } from '../../db/schema.ts';

@@ -3,7 +3,8 @@
 // colour when one of them is editing.
 import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
-import { bareName, personLabel } from '@/lib/people.ts';
+import { bareName } from '@/components/person-name.tsx';
+import { personLabel } from '@/lib/person-label.ts';
 import { cn } from '@/lib/utils.ts';
 
 function initials(name: string): string {

@@ -5,8 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 
 import type { HistoryActor } from '@wsc/api-client/bff-history';
 
+import { bareName, identityKindLabel } from '@/components/person-name.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
-import { bareName, identityKindLabel } from '@/lib/people.ts';
 
 import { historyActorsQueryOptions } from '../api/history.ts';
 

@@ -8,7 +8,6 @@ import {
   isShared,
   savedViewsQueryOptions,
   sharedViewsQueryOptions,
-  sharerLabel,
   viewSearch,
 } from '@/lib/saved-views.ts';
 
@@ -90,14 +89,14 @@ function ViewLink({ view }: { view: SavedView }) {
       to="/records/$recordType/$alias"
       params={{ recordType: view.recordType, alias: view.alias }}
       search={viewSearch(view)}
-      title={view.sharedBy ? `${view.name}, shared by ${sharerLabel(view)}` : undefined}
+      title={view.sharedBy ? `${view.name}, shared by ${view.sharedBy}` : undefined}
       className="hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-ring/50 aria-[current=page]:bg-sidebar-accent aria-[current=page]:text-sidebar-accent-foreground flex items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none focus-visible:ring-[3px] aria-[current=page]:font-medium"
     >
       <Bookmark aria-hidden="true" className="text-muted-foreground size-3.5 shrink-0" />
       <span className="grid min-w-0">
         <span className="truncate">{view.name}</span>
         {view.sharedBy && (
-          <span className="text-muted-foreground truncate text-[11px]">by {sharerLabel(view)}</span>
+          <span className="text-muted-foreground truncate text-[11px]">by {view.sharedBy}</span>
         )}
       </span>
       <span className="ml-auto flex shrink-0 items-center gap-1">

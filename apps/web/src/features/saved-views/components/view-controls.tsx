@@ -43,7 +43,6 @@ import {
   savedViewsQueryOptions,
   setDefaultView,
   sharedViewsQueryOptions,
-  sharerLabel,
   updateSavedView,
 } from '@/lib/saved-views.ts';
 
@@ -147,7 +146,7 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
               <span className="max-w-[24ch] truncate">{current.name}</span>
               {current.isDefault && <Star aria-hidden="true" className="fill-current" />}
               {readOnly && (
-                <span className="text-muted-foreground text-xs">· by {sharerLabel(current)}</span>
+                <span className="text-muted-foreground text-xs">· by {current.sharedBy}</span>
               )}
               {modified && (
                 <span className="text-muted-foreground text-xs" data-testid="view-modified">
@@ -160,7 +159,7 @@ export function ViewControls({ recordType, alias, search, onViewChange }: ViewCo
           {readOnly ? (
             <DropdownMenuContent align="end">
               <DropdownMenuLabel className="font-normal" data-testid="view-shared-by">
-                Shared by {sharerLabel(current)} · read-only
+                Shared by {current.sharedBy} · read-only
               </DropdownMenuLabel>
               <DropdownMenuSeparator />
               <DropdownMenuItem onSelect={() => setDialog({ mode: 'copy', view: current })}>

@@ -13,12 +13,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu.tsx';
-import {
-  savedViewsQueryOptions,
-  sharedViewsQueryOptions,
-  sharerLabel,
-  viewSearch,
-} from '@/lib/saved-views.ts';
+import { savedViewsQueryOptions, sharedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
 
 /**
  * The records page's "Views" menu: this record type's "My views" and "Shared with me" (each
@@ -57,7 +52,7 @@ export function ViewsMenu({ recordType, alias }: { recordType: RecordType; alias
           <DropdownMenuItem key={view.id} onSelect={() => open(view)}>
             <span className="grid min-w-0">
               <span className="truncate">{view.name}</span>
-              <span className="text-muted-foreground truncate text-xs">by {sharerLabel(view)}</span>
+              <span className="text-muted-foreground truncate text-xs">by {view.sharedBy}</span>
             </span>
           </DropdownMenuItem>
         ))}

@@ -1,7 +1,9 @@
 // How the console names other people by how verified their name is (issue 26, ADR 0026).
 import { describe, expect, it } from 'vitest';
 
-import { bareName, identityKindLabel, personLabel, personName } from './people.ts';
+import { bareName, identityKindLabel } from '@/components/person-name.tsx';
+
+import { personLabel } from './person-label.ts';
 
 describe('personLabel', () => {
   it('marks a name typed at sign-in as unverified, once, and leaves verified names alone', () => {
@@ -22,20 +24,5 @@ describe('personLabel', () => {
     expect(identityKindLabel('api')).toBe('verified by the service');
     expect(identityKindLabel('operator')).toBe('named by the operator');
     expect(identityKindLabel('none')).toMatch(/nobody named/);
-  });
-
-  it('keeps personName for the directory (users are named by the service itself)', () => {
-    expect(personName({ firstName: 'Ada', lastName: 'Lovelace' })).toBe('Ada Lovelace');
-  });
-});
-
-describe('sharerLabel', () => {
-  it('marks a view shared by someone who typed their email; an older reply shows as it came', async () => {
-    const { sharerLabel } = await import('./saved-views.ts');
-    expect(sharerLabel({ sharedBy: 'Alex Morgan', sharedByIdentity: 'self' })).toBe(
-      'Alex Morgan (unverified)',
-    );
-    expect(sharerLabel({ sharedBy: 'Ana Lima', sharedByIdentity: 'api' })).toBe('Ana Lima');
-    expect(sharerLabel({ sharedBy: 'b@x.example (unverified)' })).toBe('b@x.example (unverified)');
   });
 });
