@@ -119,7 +119,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
   const workspace = workspaceStore(store.db);
-  const history = historyStore(store.db, { retentionMs: config.historyRetentionMs });
+  const history = historyStore(store.db, {
+    retentionMs: config.historyRetentionMs,
+    budget: config.historyBudget,
+  });
   /** The definitions a session can see (none when its region left the configuration). */
   const definitionsOf = async (session: SessionRecord, signal?: AbortSignal) => {
     const region = config.regions.find((r) => r.id === session.region);
@@ -192,7 +195,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api }),
   );
   app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock }));
-  app.route('/bff', createHistoryRouter({ config, sessions, api, history }));
+  app.route(
+    '/bff',
+    createHistoryRouter({
+      config,
+      sessions,
+      api,
+      history,
+      db: store.db,
+      logger,
+      definitions: definitionsOf,
+    }),
+  );
   app.route('/bff', createEventsRouter({ hub: live, api, config, sessions }));
   app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
   app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));

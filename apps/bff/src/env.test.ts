@@ -180,6 +180,19 @@ describe('env validation', () => {
     ]);
     expect(config.identities).toEqual([{ clientId: 'c1', email: 'a@example.com', role: 'ADMIN' }]);
     expect(configFromEnv(parseEnv(base)).identities).toBeNull();
+    // The record history's daily budget per person (ADR 0026): defaults, and set by env.
+    expect(configFromEnv(parseEnv(base)).historyBudget).toEqual({
+      rowsPerDay: 20_000,
+      bytesPerDay: 10_485_760,
+      markersPerDay: 1_000,
+    });
+    const budget = configFromEnv(
+      parseEnv({ ...base, BFF_HISTORY_DAILY_ROWS: '50', BFF_HISTORY_DAILY_BYTES: '4096' }),
+    ).historyBudget;
+    expect(budget).toMatchObject({ rowsPerDay: 50, bytesPerDay: 4096 });
+    expect(() => parseEnv({ ...base, BFF_HISTORY_DAILY_ROWS: '0' })).toThrow(
+      /BFF_HISTORY_DAILY_ROWS/,
+    );
   });
 
   it('exits 1 naming the operator file and its problem (identities, workspace)', async () => {

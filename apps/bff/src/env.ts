@@ -120,6 +120,13 @@ export const EnvSchema = z.object({
   BFF_MAX_CONNECTIONS: positiveInt.default(4_096),
   /** Days the record history keeps an entry (ADR 0024); older entries are swept. */
   BFF_HISTORY_RETENTION_DAYS: positiveInt.default(365),
+  /**
+   * Record history entries (one per changed field) one person's changes may add per UTC day;
+   * past it (or past the bytes) a change keeps one "not kept" entry instead (ADR 0026).
+   */
+  BFF_HISTORY_DAILY_ROWS: positiveInt.default(20_000),
+  /** Bytes (values and field names, plus a per-entry overhead) of those entries per day. */
+  BFF_HISTORY_DAILY_BYTES: positiveInt.default(10 * 1024 * 1024),
   /** Live event streams (`GET /bff/events`) one instance holds at most; more get 429. */
   BFF_MAX_EVENT_STREAMS: positiveInt.default(1_000),
   /**

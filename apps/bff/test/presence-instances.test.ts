@@ -187,7 +187,7 @@ describe.runIf(!!DATABASE_URL)('presence across two BFF instances on one Postgre
         alias: 'support-tickets',
         recordId: 'SUP-7',
         kind: 'updated',
-        actor: { id: 'bob', name: 'Bob Lovelace' },
+        actor: { id: 'bob', name: 'Bob Lovelace', identity: 'api' },
         source: 'editor',
         at: Date.now(),
         fields: [],

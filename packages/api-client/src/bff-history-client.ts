@@ -7,7 +7,12 @@ import type { CallOptions } from './client/transport.ts';
 import type { HistoryQuery, RecordHistoryQuery } from './schemas/bff-history.ts';
 import type { RecordType } from './schemas/common.ts';
 import { createTransport, path } from './client/transport.ts';
-import { HistoryPageSchema } from './schemas/bff-history.ts';
+import {
+  HistoryActorListSchema,
+  HistoryPageSchema,
+  PersonErasedSchema,
+  RecordHistoryErasedSchema,
+} from './schemas/bff-history.ts';
 
 export * from './schemas/bff-history.ts';
 
@@ -46,5 +51,27 @@ export function createBffHistoryClient(options: BffClientOptions = {}) {
     /** `GET /bff/history` (administrators; 403 otherwise): the region's whole log, filtered, newest first. */
     list: (query?: HistoryQuery, opts?: CallOptions) =>
       json({ method: 'GET', path: '/bff/history', query, signal: opts?.signal }, HistoryPageSchema),
+    /** `GET /bff/history/actors` (administrators): the people the log names, by id. */
+    actors: (opts?: CallOptions) =>
+      json(
+        { method: 'GET', path: '/bff/history/actors', signal: opts?.signal },
+        HistoryActorListSchema,
+      ),
+    /** `DELETE /bff/history/{recordType}/{alias}/{id}` (administrators): one record's history. */
+    eraseRecord: (recordType: RecordType, alias: string, id: string, opts?: CallOptions) =>
+      json(
+        {
+          method: 'DELETE',
+          path: path`/bff/history/${recordType}/${alias}/${id}`,
+          signal: opts?.signal,
+        },
+        RecordHistoryErasedSchema,
+      ),
+    /** `DELETE /bff/history/people/{ownerId}` (administrators): everything kept about a person. */
+    erasePerson: (ownerId: string, opts?: CallOptions) =>
+      json(
+        { method: 'DELETE', path: path`/bff/history/people/${ownerId}`, signal: opts?.signal },
+        PersonErasedSchema,
+      ),
   };
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { createMetrics, startMetricsServer } from './index.ts';
+import { cachedReading, createMetrics, startMetricsServer } from './index.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -71,5 +71,39 @@ describe('startMetricsServer', () => {
     expect(await res.text()).toContain('# TYPE wsc_test3_http_request_duration_seconds histogram');
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404);
+  });
+});
+
+describe('cachedReading', () => {
+  it('reads at most once per max age, shares a reading in flight, and retries after a failure', async () => {
+    let clock = 0;
+    let reads = 0;
+    let fail = false;
+    let release: () => void = () => {};
+    const read = cachedReading(
+      async () => {
+        reads += 1;
+        await new Promise<void>((resolve) => (release = resolve));
+        if (fail) throw new Error('store down');
+        return reads * 10;
+      },
+      60_000,
+      () => clock,
+    );
+    const both = [read(), read()];
+    release();
+    expect(await Promise.all(both)).toEqual([10, 10]);
+    expect(reads).toBe(1);
+    clock = 59_999;
+    expect(await read()).toBe(10);
+    clock = 60_000;
+    fail = true;
+    const failed = read();
+    release();
+    await expect(failed).rejects.toThrow('store down');
+    fail = false;
+    const again = read();
+    release();
+    expect(await again).toBe(30);
   });
 });

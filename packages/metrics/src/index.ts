@@ -70,6 +70,36 @@ export function createMetrics(prefix: string): Metrics {
 }
 
 /**
+ * A reading for a gauge's `collect` that costs a query: taken at most once per `maxAgeMs` (scrapes
+ * in between get the last value), and one at a time (a slow reading is shared, not repeated). A
+ * failed reading is thrown to that scrape and retried at the next.
+ *
+ * @example
+ * const size = cachedReading(() => tableBytes(db), 60_000);
+ * new Gauge({ name, help, async collect() { this.set(await size()); } });
+ */
+export function cachedReading(
+  read: () => Promise<number>,
+  maxAgeMs: number,
+  now: () => number = Date.now,
+): () => Promise<number> {
+  let last: { value: number; at: number } | undefined;
+  let pending: Promise<number> | undefined;
+  return () => {
+    if (last && now() - last.at < maxAgeMs) return Promise.resolve(last.value);
+    pending ??= read()
+      .then((value) => {
+        last = { value, at: now() };
+        return value;
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  };
+}
+
+/**
  * Serves `GET /metrics` (Prometheus text) on its own port; anything else is a 404. Resolves once
  * listening. Bind it to loopback or a private interface: it is not behind the app's sign-in.
  *

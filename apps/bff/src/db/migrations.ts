@@ -237,7 +237,75 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Who did it, and how much of it is kept (ADR 0026). Every history row, presence row and shared
+  // view carries the identity kind of its actor next to the name. Rows from before are marked as
+  // follows: an owner id shaped as a UUID version 5 is a hosted session's (identities.ts
+  // ownerIdFor), whose name may have been a typed email's looked-up name, so `self`, its name
+  // marked " (unverified)"; any other id is an extended session's `/v1/me` user: `api`. The column's default
+  // is `self` too, so a row an older instance writes during a rolling deploy is never shown as
+  // verified. Plus: a marker for a change past its author's daily budget (`not_kept`), the
+  // per-person daily usage that budget is counted in, and an index for the administrators' filter
+  // by definition (the actor and time filters have theirs since 0009).
+  '0010_history_identity_and_budget': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('record_history')
+        .addColumn('identity', 'text', (c) => c.notNull().defaultTo('self'))
+        .execute();
+      await sql`update record_history set identity = 'api' where actor_id !~* ${HOSTED_OWNER_ID}`.execute(
+        db,
+      );
+      // A name of a `self` row ends in " (unverified)" (lib/people.ts): older rows' too, so every
+      // reader, the CSV and the console's sidebar included, shows them as what they are.
+      await sql`update record_history set actor_name = actor_name || ${UNVERIFIED}
+        where identity = 'self' and right(actor_name, ${UNVERIFIED.length}) <> ${UNVERIFIED}`.execute(
+        db,
+      );
+      await db.schema
+        .alterTable('record_history')
+        .addColumn('not_kept', 'boolean', (c) => c.notNull().defaultTo(false))
+        .execute();
+      await db.schema
+        .createIndex('record_history_definition')
+        .on('record_history')
+        .columns(['region', 'record_type', 'alias', 'id'])
+        .execute();
+      await db.schema
+        .alterTable('presence')
+        .addColumn('user_identity', 'text', (c) => c.notNull().defaultTo('self'))
+        .execute();
+      await db.schema.alterTable('saved_views').addColumn('shared_by_identity', 'text').execute();
+      await sql`update saved_views set shared_by_identity = case when user_id ~* ${HOSTED_OWNER_ID} then 'self' else 'api' end where shared_by is not null`.execute(
+        db,
+      );
+      await sql`update saved_views set shared_by = shared_by || ${UNVERIFIED}
+        where shared_by_identity = 'self' and right(shared_by, ${UNVERIFIED.length}) <> ${UNVERIFIED}`.execute(
+        db,
+      );
+      // One row per person and UTC day (days since the epoch); swept with the history.
+      await db.schema
+        .createTable('history_budget')
+        .addColumn('actor_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'integer', (c) => c.notNull())
+        .addColumn('rows', 'bigint', (c) => c.notNull())
+        .addColumn('bytes', 'bigint', (c) => c.notNull())
+        .addColumn('markers', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('history_budget_pk', ['actor_id', 'day'])
+        .execute();
+      await db.schema
+        .createIndex('history_budget_day')
+        .on('history_budget')
+        .column('day')
+        .execute();
+    },
+  },
 };
+
+/** What a `self` name ends with (lib/people.ts UNVERIFIED_SUFFIX; copied: migrations stay as written). */
+const UNVERIFIED = ' (unverified)';
+
+/** A UUID version 5 (the hosted owner ids of identities.ts `ownerIdFor`), as a regex. */
+const HOSTED_OWNER_ID = '^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
 
 const provider: MigrationProvider = {
   getMigrations: async () => migrations,

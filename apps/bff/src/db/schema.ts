@@ -45,6 +45,8 @@ export type SavedViewsTable = {
   updated_at: Millis;
   /** The owner's name as shown when they last shared the view (migration 0006). */
   shared_by: string | null;
+  /** How verified `shared_by` is: an IdentitySource (migration 0010). */
+  shared_by_identity: string | null;
 };
 
 /**
@@ -112,6 +114,8 @@ export type RecordHistoryTable = {
   at: ColumnType<number | string, number, never>;
   actor_id: string;
   actor_name: string;
+  /** How verified `actor_name` is: an IdentitySource (migration 0010; older rows as it says). */
+  identity: string;
   record_type: string;
   alias: string;
   record_id: string;
@@ -121,6 +125,22 @@ export type RecordHistoryTable = {
   before: ColumnType<unknown, string | null, never>;
   after: ColumnType<unknown, string | null, never>;
   source: string;
+  /** The one row kept for a change past its author's daily budget (migration 0010). */
+  not_kept: Generated<boolean>;
+};
+
+/**
+ * What one person's changes added to the record history on one UTC day (migration 0010): the
+ * daily budget is counted here. Rows of past days are swept.
+ */
+export type HistoryBudgetTable = {
+  actor_id: string;
+  /** Days since 1970-01-01 (UTC). */
+  day: number;
+  rows: ColumnType<number | string, number, number>;
+  bytes: ColumnType<number | string, number, number>;
+  /** "Not kept" markers written that day (bounded too). */
+  markers: Generated<number>;
 };
 
 /** One live event stream (a console tab) and the record it shows, if any (migration 0008). */
@@ -133,6 +153,8 @@ export type PresenceTable = {
   region: string;
   user_id: string;
   user_name: string;
+  /** How verified `user_name` is: an IdentitySource (migration 0010). */
+  user_identity: string;
   record_type: string | null;
   alias: string | null;
   record_id: string | null;
@@ -150,5 +172,6 @@ export type BffDatabase = {
   workspace_definitions: WorkspaceDefinitionsTable;
   bulk_runs: BulkRunsTable;
   record_history: RecordHistoryTable;
+  history_budget: HistoryBudgetTable;
   presence: PresenceTable;
 };

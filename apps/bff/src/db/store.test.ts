@@ -17,6 +17,7 @@ import { CLIENT_ID, CLIENT_SECRET, ME, startFakeUpstream } from '../../test/fake
 import { createHarness, SESSION_SECRET } from '../../test/harness.ts';
 import { postgresAvailable, startPostgres } from '../../test/postgres.ts';
 import { createSealer, hashSessionId, newSessionId } from '../lib/crypto.ts';
+import { ownerIdFor } from '../lib/identities.ts';
 import { migrateTo, migrateToLatest } from './migrations.ts';
 import { openStore, PGLITE_SHARED_BUFFERS_MB } from './store.ts';
 
@@ -253,6 +254,60 @@ describe('migration 0006 over existing saved views', () => {
         .execute();
       await db.deleteFrom('saved_views').where('id', '=', id).execute();
       expect(await db.selectFrom('saved_view_shares').selectAll().execute()).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('migration 0010 over existing history, presence and shared views', () => {
+  it('marks the rows of hosted owners (UUID v5) unverified, names included, and the others api; new rows default to unverified', async () => {
+    const db = new Kysely<BffDatabase>({ dialect: new PGliteDialect(await PGlite.create()) });
+    const hosted = ownerIdFor('default', 'client-1');
+    const extended = '0b9d4c1e-5f7a-4a8e-9c3d-2e1f0a9b8c7d';
+    try {
+      await migrateTo(db as Kysely<unknown>, '0009_record_history');
+      for (const actor of [hosted, extended]) {
+        await sql`insert into record_history (change_id, region, at, actor_id, actor_name, record_type, alias, record_id, kind, field, source)
+          values (gen_random_uuid(), 'default', 1, ${actor}, 'Alex Morgan', 'apps', 'tickets', 'SUP-1', 'updated', 'Status', 'editor')`.execute(
+          db,
+        );
+        await sql`insert into saved_views (user_id, region, name, record_type, alias, search, created_at, updated_at, shared_by)
+          values (${actor}, 'default', ${actor}, 'apps', 'tickets', '{}', 1, 1, 'Alex Morgan')`.execute(
+          db,
+        );
+      }
+      await migrateToLatest(db as Kysely<unknown>);
+      const history = await db
+        .selectFrom('record_history')
+        .select(['actor_id', 'actor_name', 'identity', 'not_kept'])
+        .orderBy('id')
+        .execute();
+      expect(history).toEqual([
+        {
+          actor_id: hosted,
+          actor_name: 'Alex Morgan (unverified)',
+          identity: 'self',
+          not_kept: false,
+        },
+        { actor_id: extended, actor_name: 'Alex Morgan', identity: 'api', not_kept: false },
+      ]);
+      const views = await db
+        .selectFrom('saved_views')
+        .select(['user_id', 'shared_by', 'shared_by_identity'])
+        .orderBy('user_id')
+        .execute();
+      expect(views).toEqual(
+        [
+          { user_id: hosted, shared_by: 'Alex Morgan (unverified)', shared_by_identity: 'self' },
+          { user_id: extended, shared_by: 'Alex Morgan', shared_by_identity: 'api' },
+        ].sort((a, b) => a.user_id.localeCompare(b.user_id)),
+      );
+      // A row written by an instance that predates the column (a rolling deploy) is unverified.
+      await sql`insert into presence (connection_id, session_hash, instance_id, region, user_id, user_name, since, expires_at)
+        values ('c1', 'h', 'i', 'default', 'u', 'Ada', 1, 2)`.execute(db);
+      const presence = await db.selectFrom('presence').select('user_identity').execute();
+      expect(presence).toEqual([{ user_identity: 'self' }]);
     } finally {
       await db.destroy();
     }

@@ -3,6 +3,7 @@ import { MAX_UPLOAD_BYTES } from '@wsc/api-client';
 import { MAX_EVENT_STREAMS_PER_SESSION } from '@wsc/api-client/bff-events';
 
 import type { Env } from '../env.ts';
+import type { HistoryBudget } from '../routes/history/history.budget.ts';
 import type { Identity } from './identities.ts';
 import type { Region, RegionId } from './region.ts';
 import { readIdentitiesFile } from './identities.ts';
@@ -70,6 +71,8 @@ export type BffConfig = {
   tokenRefreshRatio: number;
   /** How long the record history keeps an entry (BFF_HISTORY_RETENTION_DAYS, ADR 0024). */
   historyRetentionMs: number;
+  /** What one person's changes may add to the record history per UTC day (ADR 0026). */
+  historyBudget: HistoryBudget;
   /** `GET /bff/events` and `PUT /bff/presence` (ADR 0023). */
   liveEvents: LiveEventsConfig;
 };
@@ -222,6 +225,7 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     trustProxy: 0,
     tokenRefreshRatio: 0.9,
     historyRetentionMs: 365 * DAY_MS,
+    historyBudget: { rowsPerDay: 20_000, bytesPerDay: 10 * 1024 * 1024, markersPerDay: 1_000 },
     liveEvents: {
       maxStreams: 1_000,
       maxStreamsPerSession: MAX_EVENT_STREAMS_PER_SESSION,
@@ -286,6 +290,11 @@ export function configFromEnv(env: Env): BffConfig {
     },
     trustProxy: env.BFF_TRUST_PROXY,
     historyRetentionMs: env.BFF_HISTORY_RETENTION_DAYS * DAY_MS,
+    historyBudget: {
+      ...defaultConfig().historyBudget,
+      rowsPerDay: env.BFF_HISTORY_DAILY_ROWS,
+      bytesPerDay: env.BFF_HISTORY_DAILY_BYTES,
+    },
     server: {
       headersTimeoutMs: env.BFF_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.BFF_REQUEST_TIMEOUT_MS,

@@ -159,8 +159,10 @@ export async function lookUpUser(
 
 /**
  * The session user of the hosted profile: an operator identity (email and role from the identities
- * file), else a typed email (`self`, role UNKNOWN), else only the client id (`none`). With an email,
- * the person's names and user id are looked up; a failed or empty lookup changes nothing else.
+ * file), else a typed email (`self`, role UNKNOWN; only where no identities file is configured),
+ * else only the client id (`none`). With an email, the person's names and user id are looked up; a
+ * failed or empty lookup changes nothing else. The looked-up names are the session's own to see:
+ * what others see of a `self` session is the typed email, marked (lib/people.ts).
  *
  * @example
  * const user = await hostedUser({ identities, region, clientId, email: undefined, lookUp, logger });
@@ -178,10 +180,13 @@ export async function hostedUser(input: {
   const operator = input.identities
     ? findIdentity(input.identities, input.region.id, input.clientId)
     : undefined;
+  // With an identities file the operator names whoever may be named: a client it leaves out is
+  // nobody in particular, whatever email it types (the form does not ask; a script could send one).
+  const typed = input.identities ? undefined : input.email;
   const base: SessionUser = operator
     ? { clientId: input.clientId, email: operator.email, role: operator.role, identity: 'operator' }
-    : input.email
-      ? { clientId: input.clientId, email: input.email, role: 'UNKNOWN', identity: 'self' }
+    : typed
+      ? { clientId: input.clientId, email: typed, role: 'UNKNOWN', identity: 'self' }
       : { clientId: input.clientId, role: 'UNKNOWN', identity: 'none' };
   if (!base.email) return base;
   try {

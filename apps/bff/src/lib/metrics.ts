@@ -1,13 +1,25 @@
 // The BFF's Prometheus metrics (packages/metrics): requests by route and status, Node's process
 // metrics (event-loop lag among them), upstream latency and retries, token calls, sessions and
 // what is in flight. Served on BFF_METRICS_PORT, never on the public port (src/index.ts).
-import { Counter, createMetrics, DURATION_BUCKETS, Gauge, Histogram } from '@wsc/metrics';
+import { sql } from 'kysely';
+
+import {
+  cachedReading,
+  Counter,
+  createMetrics,
+  DURATION_BUCKETS,
+  Gauge,
+  Histogram,
+} from '@wsc/metrics';
 
 import type { SessionStore } from '../db/store.ts';
 import type { Clock } from './clock.ts';
 import type { Region } from './region.ts';
 
 export type BffMetrics = ReturnType<typeof createBffMetrics>;
+
+/** How old the history's size may be when scraped. */
+const HISTORY_SIZE_MAX_AGE_MS = 60_000;
 
 /**
  * The registry of one BFF process. `sessions` counts unexpired sessions in the store (all
@@ -58,6 +70,36 @@ export function createBffMetrics(deps: {
     help: 'Changes the upstream accepted that the record history could not keep (the write still succeeded)',
     registers,
   });
+  const historyNotKept = new Counter({
+    name: 'wsc_bff_history_not_kept_total',
+    help: "Changes past their author's daily history budget: kept as one marker entry, or (past the markers) not at all",
+    labelNames: ['kept'] as const,
+    registers,
+  });
+  // Size on disk of the record history (table, indexes, TOAST): read from the catalog, cheap, and
+  // at most once a minute however often Prometheus scrapes.
+  const historyBytes = cachedReading(
+    async () => {
+      const { rows } = await sql<{
+        bytes: number | string;
+      }>`select pg_total_relation_size('record_history') as bytes`.execute(deps.store.db);
+      return Number(rows[0]?.bytes ?? 0);
+    },
+    HISTORY_SIZE_MAX_AGE_MS,
+    deps.clock.now,
+  );
+  new Gauge({
+    name: 'wsc_bff_history_bytes',
+    help: 'Bytes the record history takes in the store (table, indexes, TOAST), read at most once a minute',
+    registers,
+    async collect() {
+      // A failed reading keeps the last value rather than failing the whole scrape.
+      await historyBytes().then(
+        (bytes) => this.set(bytes),
+        () => undefined,
+      );
+    },
+  });
   new Gauge({
     name: 'wsc_bff_sessions',
     help: 'Unexpired sessions in the store (every instance sharing it)',
@@ -96,6 +138,7 @@ export function createBffMetrics(deps: {
     uploadsInFlight,
     inFlight,
     historyWriteFailures,
+    historyNotKept,
     countTokenCalls,
   };
 }

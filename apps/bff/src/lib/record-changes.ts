@@ -3,6 +3,7 @@
 // live events subscribe to. Listeners never slow or fail the write that published.
 import type { RecordChangeKind } from '@wsc/api-client/bff-events';
 
+import type { Actor } from './people.ts';
 import type { RegionId } from './region.ts';
 
 /** What kind of change a write made to a record (the contract's enum, shared with the console). */
@@ -23,8 +24,8 @@ export interface RecordChange {
   alias: string;
   recordId: string;
   kind: RecordChangeKind;
-  /** Who made it: the session's user id when known, else its client id; and a display name. */
-  actor: { id: string; name: string };
+  /** Who made it: the session's owner id, the name others see and its identity kind (people.ts). */
+  actor: Actor;
   /** Where in the console it was made: `editor`, `triage`, `bulk-run:<id>`, `undo:<id>`, ... */
   source: string;
   /** When the upstream accepted it (epoch ms). */

@@ -30,6 +30,7 @@ const ID_2 = '7a2d2d3f-5c1f-4b9f-8b62-1e4d3c2b1a22';
 const ana = (recordId: string, editing = false, connectionId = 'c-ana'): PresenceEntry => ({
   connectionId,
   user: { id: 'u-ana', name: 'Ana Lima' },
+  identity: 'api',
   recordType: 'apps',
   alias: 'tickets',
   recordId,
@@ -174,6 +175,7 @@ describe('createLiveEvents', () => {
       recordId: 'SUP-1',
       kind: 'updated',
       actor: { id: 'u-ana', name: 'Ana Lima' },
+      identity: 'api',
       source: 'editor',
       at: '2025-03-01T09:00:00.000Z',
     };

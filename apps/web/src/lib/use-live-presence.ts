@@ -6,6 +6,7 @@ import type { RecordType } from '@wsc/api-client';
 import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
 import { liveEvents, presenceIn, presenceOf } from './live-events.ts';
+import { personLabel } from './person-label.ts';
 
 const subscribe = (listener: () => void) => liveEvents.subscribe(listener);
 const snapshot = () => liveEvents.snapshot();
@@ -87,7 +88,8 @@ export function useAnnounceEditing(editing: boolean): void {
 }
 
 /**
- * What the others are doing, in words: "Ana is editing", "Ana is viewing and Bo is editing".
+ * What the others are doing, in words: "Ana is editing", "Ana is viewing and Bo is editing"; a
+ * name typed at sign-in is marked "(unverified)".
  *
  * @example
  * describePresence(entries); // 'Ana is editing'
@@ -96,7 +98,8 @@ export function describePresence(entries: readonly PresenceEntry[]): string {
   const byUser = new Map<string, { name: string; editing: boolean }>();
   for (const e of entries) {
     const seen = byUser.get(e.user.id);
-    byUser.set(e.user.id, { name: e.user.name, editing: (seen?.editing ?? false) || e.editing });
+    const name = personLabel(e.user.name, e.identity);
+    byUser.set(e.user.id, { name, editing: (seen?.editing ?? false) || e.editing });
   }
   const parts = [...byUser.values()].map(
     (u) => `${u.name} is ${u.editing ? 'editing' : 'viewing'}`,
@@ -105,7 +108,12 @@ export function describePresence(entries: readonly PresenceEntry[]): string {
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`;
 }
 
-/** The names of those editing, for the editor warning and the triage skip ("Ana"). */
+/**
+ * The names of those editing, for the editor warning and the triage skip ("Ana"; an email typed
+ * at sign-in marked "(unverified)").
+ */
 export function editorsOf(entries: readonly PresenceEntry[]): string[] {
-  return [...new Set(entries.filter((e) => e.editing).map((e) => e.user.name))];
+  return [
+    ...new Set(entries.filter((e) => e.editing).map((e) => personLabel(e.user.name, e.identity))),
+  ];
 }

@@ -5,8 +5,10 @@
 import { z } from 'zod';
 
 import { ViewAliasSchema } from './bff-saved-views.ts';
+import { IdentitySourceSchema } from './bff.ts';
 import { RecordTypeSchema } from './common.ts';
 import { RecordChangeKindSchema } from './record-change-kind.ts';
+import { ShownIdentitySchema } from './shown-identity.ts';
 
 /** Event streams one session may hold open at once (one per tab; more is refused with 429). */
 export const MAX_EVENT_STREAMS_PER_SESSION = 6;
@@ -21,9 +23,14 @@ const RecordIdSchema = z
     'A record id has no control characters',
   );
 
-/** Who: the user's id (the BFF's owner id) and the name the console shows. */
+/**
+ * Who: the user's id (the BFF's owner id) and the name the console shows. Events carry the
+ * `identity` kind next to it: a `self` name is an email typed at sign-in, marked `(unverified)`.
+ */
 export const EventActorSchema = z.object({ id: z.string(), name: z.string() });
 export type EventActor = z.infer<typeof EventActorSchema>;
+export { IdentitySourceSchema, ShownIdentitySchema };
+export type { IdentitySource } from './bff.ts';
 
 /** The record a connection shows, and whether its editor is open. */
 export const PresenceRecordSchema = z.object({
@@ -45,6 +52,8 @@ export type PresenceInput = z.infer<typeof PresenceInputSchema>;
 export const PresenceEntrySchema = PresenceRecordSchema.extend({
   connectionId: z.string(),
   user: EventActorSchema,
+  /** How verified `user.name` is (ADR 0026). */
+  identity: ShownIdentitySchema,
   /** When they opened it (or opened the editor). */
   since: z.iso.datetime(),
 });
@@ -87,7 +96,9 @@ export const RecordChangedEventSchema = z.object({
   recordId: z.string(),
   kind: RecordChangeKindSchema,
   actor: EventActorSchema,
-  /** Where in the console: `editor`, `triage`, `bulk-run:<id>`, ... */
+  /** How verified `actor.name` is (ADR 0026). */
+  identity: ShownIdentitySchema,
+  /** Where in the console: `editor`, `triage`, `bulk-run:<id>`, ... (a hint the client chose) */
   source: z.string(),
   at: z.iso.datetime(),
 });

@@ -145,6 +145,13 @@ export const SavedViewSchema = z.object({
   shares: ViewSharesSchema.optional(),
   /** Views shared with you (read-only): the name of who shared it. Absent on your own. */
   sharedBy: z.string().optional(),
+  /**
+   * How verified `sharedBy` is (ADR 0026): an IdentitySource (`api`, `operator`, `self`, `none`;
+   * read any other value as `self`). A `self` name is an email typed at sign-in and already ends
+   * in `(unverified)`. Absent on your own views. A plain string here: the console's first load
+   * parses this schema and needs only `sharedBy`.
+   */
+  sharedByIdentity: z.string().optional(),
 });
 export type SavedView = z.infer<typeof SavedViewSchema>;
 

@@ -369,6 +369,21 @@ describe('identity in the hosted profile', () => {
     expect(hosted.apiRequests().filter((r) => r.url.startsWith('/v1/users'))).toHaveLength(0);
   });
 
+  it('ignores an email typed by a client the identities file does not list (none, no lookup)', async () => {
+    const h = await bff(hosted, {
+      regions: hostedRegion(),
+      identities: [{ clientId: 'someone-else', email: 'ada@example.com', role: 'ADMIN' }],
+    });
+    hosted.route = usersRoute();
+    const { res } = await h.login({ email: 'ada@example.com' });
+    expect((await json(res)).user).toEqual({
+      clientId: CLIENT_ID,
+      role: 'UNKNOWN',
+      identity: 'none',
+    });
+    expect(hosted.apiRequests().filter((r) => r.url.startsWith('/v1/users'))).toHaveLength(0);
+  });
+
   it('ignores the typed email and the identities file in the extended profile', async () => {
     const h = await bff(extended, {
       identities: [{ clientId: CLIENT_ID, email: 'bob@example.com', role: 'MEMBER' }],

@@ -22,7 +22,7 @@ import type { LiveEventsConfig } from '../../lib/config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { RecordChange, RecordChangeBus } from '../../lib/record-changes.ts';
 import { ProblemException } from '../../lib/errors.ts';
-import { sharerName } from '../saved-views/saved-views.handlers.ts';
+import { actorOf } from '../../lib/people.ts';
 import { presenceStore, toEntry } from './events.store.ts';
 
 /** The one channel of the live events: `p:<region>`, `s:<session hash>` or `c:<change JSON>`. */
@@ -70,7 +70,8 @@ function sameEntry(a: Entry, b: Entry): boolean {
     a.recordId === b.recordId &&
     a.editing === b.editing &&
     a.since === b.since &&
-    a.user.name === b.user.name
+    a.user.name === b.user.name &&
+    a.identity === b.identity
   );
 }
 
@@ -375,6 +376,7 @@ export function createLiveHub(deps: {
       recordId: change.recordId.slice(0, 200),
       kind: change.kind,
       actor: { id: change.actor.id.slice(0, 200), name: change.actor.name.slice(0, 200) },
+      identity: change.actor.identity,
       source: change.source.slice(0, 200),
       at: new Date(change.at).toISOString(),
     };
@@ -429,6 +431,7 @@ export function createLiveHub(deps: {
       const { session } = admission;
       const id = randomUUID();
       const now = clock.now();
+      const actor = actorOf(session);
       try {
         await activate();
         await presence.insert(
@@ -437,8 +440,9 @@ export function createLiveHub(deps: {
             sessionHash: session.idHash,
             instanceId,
             region: session.region,
-            userId: session.ownerId,
-            userName: sharerName(session.user),
+            userId: actor.id,
+            userName: actor.name,
+            userIdentity: actor.identity,
           },
           now,
           now + config.presenceTtlMs,

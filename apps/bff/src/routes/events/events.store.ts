@@ -3,8 +3,9 @@
 // sweeps rows past it, so a dead instance's users vanish. Reads are per region and bounded.
 import type { Kysely, Selectable } from 'kysely';
 
-import type { RecordType } from '@wsc/api-client';
+import type { IdentitySource, RecordType } from '@wsc/api-client';
 import type { PresenceEntry, PresenceRecord } from '@wsc/api-client/bff-events';
+import { ShownIdentitySchema } from '@wsc/api-client/bff-events';
 
 import type { BffDatabase, PresenceTable } from '../../db/schema.ts';
 
@@ -21,6 +22,7 @@ export type NewStream = {
   region: string;
   userId: string;
   userName: string;
+  userIdentity: IdentitySource;
 };
 
 /**
@@ -35,6 +37,7 @@ export function toEntry(row: PresenceRow): (PresenceEntry & { userId: string }) 
     connectionId: row.connection_id,
     userId: row.user_id,
     user: { id: row.user_id, name: row.user_name },
+    identity: ShownIdentitySchema.parse(row.user_identity),
     // Rows are only written through PresenceInputSchema, which checks the record type.
     recordType: row.record_type as RecordType,
     alias: row.alias,
@@ -63,6 +66,7 @@ export function presenceStore(db: Kysely<BffDatabase>) {
           region: stream.region,
           user_id: stream.userId,
           user_name: stream.userName,
+          user_identity: stream.userIdentity,
           since: now,
           expires_at: expiresAt,
         })

@@ -159,6 +159,7 @@ describe('GET /bff/events', () => {
           {
             connectionId: a.hello.connectionId,
             user: { id: expect.any(String), name: 'Ada Lovelace' },
+            identity: 'api',
             recordType: 'apps',
             alias: 'support-tickets',
             recordId: 'SUP-1',
@@ -253,7 +254,7 @@ describe('GET /bff/events', () => {
         alias,
         recordId,
         kind: 'updated',
-        actor: { id: 'u-1', name: 'Ada Lovelace' },
+        actor: { id: 'u-1', name: 'Ada Lovelace', identity: 'api' },
         source: 'editor',
         at: Date.parse('2025-03-01T09:00:00.000Z'),
         fields: [{ field: 'Salary', before: 1, after: 2 }],
@@ -268,6 +269,7 @@ describe('GET /bff/events', () => {
         recordId: 'SUP-9',
         kind: 'updated',
         actor: { id: 'u-1', name: 'Ada Lovelace' },
+        identity: 'api',
         source: 'editor',
         at: '2025-03-01T09:00:00.000Z',
       });
@@ -417,7 +419,7 @@ describe('GET /bff/events', () => {
             alias: 'support-tickets',
             recordId: `SUP-${i}`.padEnd(200, 'x'),
             kind: 'updated',
-            actor: { id: 'a'.repeat(200), name },
+            actor: { id: 'a'.repeat(200), name, identity: 'api' },
             source: 's'.repeat(200),
             at: Date.now(),
             fields: [],

@@ -1,6 +1,7 @@
 // The history's CSV export, streamed batch by batch: UTF-8 with a byte order mark, CRLF, one header
 // row, times in ISO 8601 UTC, and text a spreadsheet would read as a formula prefixed with `'` so it
-// never runs (the rules of the console's own export, ADR 0019).
+// never runs, in every `;`- or tab-separated part too (the rules of the console's own export, ADR
+// 0019 and ADR 0026).
 import type { HistoryEntry } from '@wsc/api-client/bff-history';
 import { HISTORY_CSV_HEADER } from '@wsc/api-client/bff-history';
 
@@ -8,17 +9,35 @@ import { HISTORY_CSV_HEADER } from '@wsc/api-client/bff-history';
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
- * One CSV field (RFC 4180), formula-like text neutralized.
+ * Text with a `'` before every part that would start a formula: the start, and each part after a
+ * `;` or a tab, which a spreadsheet whose list separator is `;` (German, French, ...) or a tab
+ * reads as a cell of its own when it ignores or loses the quoting.
+ *
+ * @example
+ * neutralized('Acme;=cmd'); // "Acme;'=cmd"
+ */
+function neutralized(text: string): string {
+  return text
+    .split(/([;\t])/)
+    .map((part, i) =>
+      i % 2 === 0 && FORMULA_START.test(i === 0 ? text : part) ? `'${part}` : part,
+    )
+    .join('');
+}
+
+/**
+ * One CSV field (RFC 4180), formula-like text neutralized. Quoted when it holds a quote, a comma,
+ * a line break, or a `;` or tab (other locales' separators).
  *
  * @example
  * csvField('=1+1'); // "'=1+1"
  * csvField('a, "b"'); // '"a, ""b"""'
+ * csvField('Acme;=cmd'); // `"Acme;'=cmd"`
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const raw = typeof value === 'string' ? value : JSON.stringify(value);
-  const text = FORMULA_START.test(raw) ? `'${raw}` : raw;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const text = neutralized(typeof value === 'string' ? value : JSON.stringify(value));
+  return /[",;\t\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 function line(entry: HistoryEntry): string {
@@ -34,6 +53,7 @@ function line(entry: HistoryEntry): string {
     entry.before,
     entry.after,
     entry.source,
+    entry.identity,
   ]
     .map(csvField)
     .join(',');

@@ -1,17 +1,32 @@
-// The record history (ADR 0024): `GET /bff/history/{recordType}/{alias}/{id}` for anyone who may
-// read the record (checked with an upstream read of it, with the caller's token), and for the
-// region's administrators the whole log, filtered, as pages or streamed CSV. The rows are written
-// by the proxy (history.recorder.ts); nothing here writes.
+// The record history (ADR 0024, ADR 0026): `GET /bff/history/{recordType}/{alias}/{id}` for anyone
+// who may read the record (checked with an upstream read of it, with the caller's token; related
+// items of definitions the reader cannot see are masked), and for the region's administrators the
+// whole log, filtered, as pages or streamed CSV, the people it names, and the erase of one
+// record's history or of everything kept about one person. The rows are written by the proxy
+// (history.recorder.ts); nothing here writes but the erase.
 import type { Context } from 'hono';
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 
-import type { HistoryPage } from '@wsc/api-client/bff-history';
+import type { Definition } from '@wsc/api-client';
+import type {
+  HistoryActorList,
+  HistoryEntry,
+  HistoryPage,
+  PersonErased,
+} from '@wsc/api-client/bff-history';
 import { isApiError, RecordTypeSchema } from '@wsc/api-client';
-import { HistoryQuerySchema, RecordHistoryQuerySchema } from '@wsc/api-client/bff-history';
+import {
+  HistoryQuerySchema,
+  OwnerIdSchema,
+  RecordHistoryQuerySchema,
+} from '@wsc/api-client/bff-history';
 
+import type { BffDatabase } from '../../db/schema.ts';
 import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';
 import type { BffConfig } from '../../lib/config.ts';
+import type { Logger } from '../../lib/logger.ts';
 import type { Region } from '../../lib/region.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
@@ -22,12 +37,16 @@ import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
 import { historyCsv } from './history.csv.ts';
+import { erasePersonData, eraseRecordHistory, sessionsOf } from './history.erase.ts';
+import { hasRelatedItems, maskHiddenTargets } from './history.mask.ts';
 import { toEntry } from './history.store.ts';
 
 const noStore = { 'cache-control': 'no-store' };
 const DEFAULT_PAGE = 50;
 /** Rows the CSV export reads per query: the export holds one batch in memory, never the log. */
 const EXPORT_BATCH = 500;
+/** People `GET /bff/history/actors` lists at most. */
+const MAX_ACTORS = 500;
 
 function validation(issues: z.core.$ZodIssue[]) {
   return new ProblemException({
@@ -55,9 +74,34 @@ function isAdmin(session: SessionRecord): boolean {
   );
 }
 
+/**
+ * The one admin check of every administrators' route here (log, export, people, erase): throws
+ * 403 for anyone else. One function, so a fresher check can replace `isAdmin` in one place.
+ */
+function assertAdmin(session: SessionRecord, detail: string): void {
+  if (isAdmin(session)) return;
+  throw new ProblemException({ status: 403, code: 'forbidden', title: 'Forbidden', detail });
+}
+
 function page(rows: HistoryRow[], first: number): HistoryPage {
   const items = rows.slice(0, first).map(toEntry);
   return { items, next: rows.length > first ? (items.at(-1)?.id ?? null) : null };
+}
+
+/** A path parameter the store can hold (no NUL, no lone surrogate): else 400 naming it. */
+function storableParam(name: string, value: string): string {
+  const parsed = OwnerIdSchema.safeParse(value);
+  if (!parsed.success) throw validation(parsed.error.issues.map((i) => ({ ...i, path: [name] })));
+  return parsed.data;
+}
+
+/** The record type of a path, or 400 naming `recordType`. */
+function recordTypeParam(value: string | undefined) {
+  const recordType = RecordTypeSchema.safeParse(value);
+  if (!recordType.success) {
+    throw validation(recordType.error.issues.map((i) => ({ ...i, path: ['recordType'] })));
+  }
+  return recordType.data;
 }
 
 /**
@@ -71,8 +115,12 @@ export function createHistoryRouter(deps: {
   sessions: Sessions;
   api: SessionApi;
   history: HistoryStore;
+  db: Kysely<BffDatabase>;
+  logger: Logger;
+  /** The definitions the session can see (as the live events use them); throws as the API does. */
+  definitions: (session: SessionRecord, signal?: AbortSignal) => Promise<Definition[]>;
 }) {
-  const { config, api, history } = deps;
+  const { config, api, history, db, logger } = deps;
   const router = createRouter();
   router.use(
     '/history/*',
@@ -92,14 +140,7 @@ export function createHistoryRouter(deps: {
   /** The administrators' query, checked: 403 for anyone else, 400 naming a bad parameter. */
   const adminQuery = (c: Context<AppEnv>) => {
     const { session } = scope(c);
-    if (!isAdmin(session)) {
-      throw new ProblemException({
-        status: 403,
-        code: 'forbidden',
-        title: 'Forbidden',
-        detail: 'Only administrators may read the whole history',
-      });
-    }
+    assertAdmin(session, 'Only administrators may read the whole history');
     const parsed = HistoryQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validation(parsed.error.issues);
     const q = parsed.data;
@@ -141,12 +182,66 @@ export function createHistoryRouter(deps: {
     });
   });
 
+  router.get('/history/actors', async (c) => {
+    const { session } = scope(c);
+    assertAdmin(session, 'Only administrators may read the whole history');
+    const reply: HistoryActorList = { items: await history.actors(session.region, MAX_ACTORS) };
+    return c.json(reply, 200, noStore);
+  });
+
+  router.delete('/history/people/:ownerId', async (c) => {
+    const { session } = scope(c);
+    assertAdmin(session, 'Only administrators may erase what is kept about a person');
+    const ownerId = storableParam('ownerId', c.req.param('ownerId'));
+    // Their sessions first: ending them closes their event streams on every instance.
+    const hashes = await sessionsOf(db, session.region, ownerId);
+    for (const hash of hashes) await deps.sessions.destroy(hash);
+    const erased: PersonErased = {
+      ...(await erasePersonData(db, session.region, ownerId)),
+      sessions: hashes.length,
+    };
+    logger.info('history: person erased', {
+      requestId: c.var.requestId,
+      region: session.region,
+      by: session.ownerId,
+      ...erased,
+    });
+    return c.json(erased, 200, noStore);
+  });
+
+  router.delete('/history/:recordType/:alias/:id', async (c) => {
+    const { session } = scope(c);
+    assertAdmin(session, "Only administrators may erase a record's history");
+    const record = {
+      recordType: recordTypeParam(c.req.param('recordType')),
+      alias: storableParam('alias', c.req.param('alias')),
+      recordId: storableParam('id', c.req.param('id')),
+    };
+    const erased = await eraseRecordHistory(db, session.region, record);
+    logger.info('history: record erased', {
+      requestId: c.var.requestId,
+      region: session.region,
+      by: session.ownerId,
+      ...record,
+      ...erased,
+    });
+    return c.json(erased, 200, noStore);
+  });
+
+  /** The entries as this reader may see them: related items of hidden definitions masked. */
+  const forReader = async (
+    session: SessionRecord,
+    entries: HistoryEntry[],
+    signal: AbortSignal,
+  ) => {
+    if (!hasRelatedItems(entries)) return entries;
+    const visible = await deps.definitions(session, signal).catch(() => undefined);
+    return maskHiddenTargets(entries, visible);
+  };
+
   router.get('/history/:recordType/:alias/:id', async (c) => {
     const { session, region } = scope(c);
-    const recordType = RecordTypeSchema.safeParse(c.req.param('recordType'));
-    if (!recordType.success) {
-      throw validation(recordType.error.issues.map((i) => ({ ...i, path: ['recordType'] })));
-    }
+    const recordType = recordTypeParam(c.req.param('recordType'));
     const alias = c.req.param('alias');
     const id = c.req.param('id');
     const parsed = RecordHistoryQuerySchema.safeParse(c.req.query());
@@ -157,7 +252,7 @@ export function createHistoryRouter(deps: {
         session,
         region,
         session.profile,
-        (client, signal) => client.getRecord(recordType.data, alias, id, { signal }),
+        (client, signal) => client.getRecord(recordType, alias, id, { signal }),
         c.req.raw.signal,
       );
     } catch (error) {
@@ -167,10 +262,12 @@ export function createHistoryRouter(deps: {
     const first = parsed.data.first ?? DEFAULT_PAGE;
     const rows = await history.forRecord(
       session.region,
-      { recordType: recordType.data, alias, recordId: id },
+      { recordType, alias, recordId: id },
       { after: parsed.data.after, first: first + 1 },
     );
-    return c.json(page(rows, first), 200, noStore);
+    const reply = page(rows, first);
+    reply.items = await forReader(session, reply.items, c.req.raw.signal);
+    return c.json(reply, 200, noStore);
   });
 
   return router;

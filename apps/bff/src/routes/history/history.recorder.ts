@@ -23,7 +23,16 @@ export function createHistoryRecorder(deps: {
 }): (change: RecordChange) => Promise<void> {
   return async (change) => {
     try {
-      await deps.history.append(change, randomUUID());
+      const { outcome } = await deps.history.append(change, randomUUID());
+      if (outcome !== 'kept') {
+        deps.metrics.historyNotKept.inc({ kept: outcome });
+        deps.logger.debug('record history budget used up', {
+          recordType: change.recordType,
+          alias: change.alias,
+          recordId: change.recordId,
+          kept: outcome,
+        });
+      }
     } catch (error) {
       deps.metrics.historyWriteFailures.inc();
       deps.logger.error('record history write failed', {

@@ -3,36 +3,26 @@
 // before and after and the console's source; the per-record read is limited to people who may read
 // the record, the whole log to administrators (filters, paging, CSV). Failed writes keep nothing;
 // the source header, tokens and cookies never reach the API or the table.
-import type { ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { HistoryEntry, HistoryPage } from '@wsc/api-client/bff-history';
-import { HISTORY_CSV_HEADER, HistoryPageSchema } from '@wsc/api-client/bff-history';
+import { HISTORY_CSV_HEADER, HistoryPageSchema, NOT_KEPT_FIELD } from '@wsc/api-client/bff-history';
 
-import type { FakeUpstream } from '../../../test/fake-upstream.ts';
 import type { Harness } from '../../../test/harness.ts';
+import type { ApiHarness } from '../../../test/real-api.ts';
+import type { BffConfig } from '../../lib/config.ts';
 import { createHarness } from '../../../test/harness.ts';
+import { parseCsv } from '../../../test/parse-csv.ts';
+import { proxiedWrite, startRealApi } from '../../../test/real-api.ts';
 import { regionFor } from '../../lib/config.ts';
 import { MAX_HISTORY_VALUE_CHARS, TRUNCATED_MARKER } from './history.store.ts';
 
-/** The part of workspace-api's test harness used here (see test/workspace-api.integration.test.ts). */
-type ApiHarness = {
-  app: { fetch: (request: Request) => Response | Promise<Response> };
-  credentials: Record<'admin' | 'member' | 'billing', { clientId: string; clientSecret: string }>;
-  users: Record<'admin' | 'member' | 'billing', { id: string; email: string }>;
-  close: () => Promise<void>;
-};
-const API_HARNESS = 'workspace-api/testing';
-
+let real: Awaited<ReturnType<typeof startRealApi>>;
 let api: ApiHarness;
-let server: ServerType;
-let apiUrl: string;
 let bff: Harness;
 /** Every request the API received: method, path and headers. */
-const received: { method: string; path: string; headers: Headers }[] = [];
+let received: Awaited<ReturnType<typeof startRealApi>>['received'];
 let admin: string;
 let member: string;
 let billing: string;
@@ -40,24 +30,9 @@ let billing: string;
 const TICKETS = '/api/v1/apps/support-tickets';
 
 beforeAll(async () => {
-  const { createHarness: createApiHarness } = (await import(/* @vite-ignore */ API_HARNESS)) as {
-    createHarness: () => Promise<ApiHarness>;
-  };
-  api = await createApiHarness();
-  server = serve({
-    fetch: (request: Request) => {
-      received.push({
-        method: request.method,
-        path: new URL(request.url).pathname,
-        headers: request.headers,
-      });
-      return api.app.fetch(request);
-    },
-    port: 0,
-    hostname: '127.0.0.1',
-  });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  real = await startRealApi();
+  api = real.api;
+  received = real.received;
   bff = await openBff();
   admin = await signIn(bff, 'admin');
   member = await signIn(bff, 'member');
@@ -65,16 +40,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bff?.close();
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
-  await api?.close();
+  await real?.close();
 });
 
-/** A BFF over the real API (the fake upstream is not used: the harness only closes it). */
-function openBff(store?: Harness['store']): Promise<Harness> {
-  const unused = { apiUrl, close: async () => undefined } as unknown as FakeUpstream;
+/** A BFF over the real API. */
+function openBff(store?: Harness['store'], config: Partial<BffConfig> = {}): Promise<Harness> {
   return createHarness({
-    upstream: unused,
-    config: { regions: [regionFor('default', apiUrl)] },
+    upstream: real.upstream,
+    config: { regions: [regionFor('default', real.apiUrl)], ...config },
     ...(store ? { store } : {}),
   });
 }
@@ -96,17 +69,7 @@ function write(
   body?: unknown,
   options: { source?: string; type?: string; h?: Harness } = {},
 ) {
-  const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  return (options.h ?? bff).api(path, {
-    cookie,
-    method,
-    headers: {
-      'content-type': options.type ?? 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-      ...(options.source ? { 'x-change-source': options.source } : {}),
-    },
-    ...(text ? { body: text } : {}),
-  });
+  return proxiedWrite(options.h ?? bff, cookie, method, path, body, options);
 }
 
 async function createTicket(fields: Record<string, string> = {}): Promise<string> {
@@ -477,35 +440,6 @@ describe('the log survives', () => {
   });
 });
 
-/** RFC 4180 rows of a CSV text (quoted fields, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
-}
-
 describe('the administrators’ log', () => {
   const list = async (query: string, cookie = admin) => {
     const res = await bff.api(`/bff/history${query}`, { cookie });
@@ -543,8 +477,11 @@ describe('the administrators’ log', () => {
       ['Customer', 'Zed', 'triage'],
       ['Status', 'Open', 'triage'],
     ]);
+    expect(byMember.items.map((e) => e.identity)).toEqual(['api', 'api']);
+    // People are matched by their stable id only (issue 26): a name, which a typed email at
+    // sign-in could imitate, matches nothing.
     const byName = await list('?user=sam%20AGENT');
-    expect(byName.items.map((e) => e.id)).toEqual(byMember.items.map((e) => e.id));
+    expect(byName.items).toEqual([]);
     const fromNow = await list(`?from=${encodeURIComponent(at)}`);
     expect(new Set(fromNow.items.map((e) => e.recordId))).toEqual(new Set([id]));
     const beforeNow = await list(`?to=${encodeURIComponent(at)}&first=200`);
@@ -600,13 +537,14 @@ describe('the administrators’ log', () => {
       '',
       `'=HYPERLINK("http://evil")`,
       'create',
+      'api',
     ]);
     expect(rows.every((r) => r[1] === api.users.admin.id)).toBe(true);
 
     // More rows than one batch reads (500): all of them, newest first, none twice.
     const { historyStore } = await import('./history.store.ts');
     const store = historyStore(bff.store.db, { retentionMs: bff.config.historyRetentionMs });
-    const actor = { id: `bulk-actor-${Date.now()}`, name: 'Bulk Actor' };
+    const actor = { id: `bulk-actor-${Date.now()}`, name: 'Bulk Actor', identity: 'api' as const };
     for (let n = 0; n < 12; n++) {
       await store.append(
         {
@@ -632,5 +570,115 @@ describe('the administrators’ log', () => {
     expect(bigRows).toHaveLength(1200);
     expect(new Set(bigRows.map((r) => `${r[5]}/${r[7]}`)).size).toBe(1200);
     expect(bigRows[0]?.slice(5, 10)).toEqual(['SUP-B11', 'updated', 'F99', '', '11.99']);
+  });
+});
+
+describe('the CSV where the list separator is `;` (issue 26 L3)', () => {
+  it('quotes the value and neutralizes the formula after the `;`', async () => {
+    const payload = "Acme;=cmd|' /C calc'!A0";
+    const id = await createTicket({ Customer: payload });
+    const res = await bff.api(`/bff/history/export.csv?user=${api.users.admin.id}`, {
+      cookie: admin,
+    });
+    const line = (await res.text()).split('\r\n').find((l) => l.includes(`,${id},`));
+    expect(line).toContain(`,"Acme;'=cmd|' /C calc'!A0",`);
+    // A reader that splits on `;` sees no cell starting a formula.
+    for (const cell of line?.split(';') ?? []) expect(cell).not.toMatch(/^"?[=+\-@]/);
+  });
+});
+
+describe('the history is bounded (issue 26 M3)', () => {
+  const DAY = 24 * 60 * 60_000;
+  const read = async (h: Harness, cookie: string, id: string, query = '') => {
+    const res = await recordHistory(cookie, id, query, h);
+    expect(res.status).toBe(200);
+    return HistoryPageSchema.parse(await res.json());
+  };
+
+  it("keeps one 'not kept' entry per change past the author's daily budget; the write still succeeds", async () => {
+    const small = await openBff(bff.store, {
+      historyBudget: { rowsPerDay: 4, bytesPerDay: 1_000_000, markersPerDay: 2 },
+    });
+    try {
+      // A day of its own: nothing of this person counted on it yet.
+      small.clock.advance(40 * DAY);
+      const cookie = await signIn(small, 'admin');
+      const h = { h: small };
+      const created = await write(cookie, 'POST', TICKETS, { Title: 'Budget', Status: 'New' }, h);
+      expect(created.status).toBe(201);
+      const id = ((await created.json()) as { id: string }).id;
+      const path = `${TICKETS}/${id}`;
+      // Two entries (create) + two (this update) = the budget of four.
+      expect((await write(cookie, 'PUT', path, { Status: 'Open', Customer: 'A' }, h)).status).toBe(
+        200,
+      );
+      // Past it: the writes succeed upstream, each change leaves one marker, two at most.
+      for (const status of ['Pending', 'Resolved', 'Closed']) {
+        const res = await write(cookie, 'PUT', path, { Status: status }, h);
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as Record<string, string>)['Status']).toBe(status);
+      }
+      const page = await read(small, cookie, id);
+      expect(page.items.map((e) => [e.field, e.after, e.notKept ?? false])).toEqual([
+        [NOT_KEPT_FIELD, null, true],
+        [NOT_KEPT_FIELD, null, true],
+        ['Customer', 'A', false],
+        ['Status', 'Open', false],
+        ['Status', 'New', false],
+        ['Title', 'Budget', false],
+      ]);
+      const [marker] = page.items;
+      expect(marker).toMatchObject({ kind: 'updated', identity: 'api', before: null });
+      expect(marker?.actor.id).toBe(api.users.admin.id);
+      const text = await small.metrics.registry.metrics();
+      expect(text).toMatch(/wsc_bff_history_not_kept_total\{kept="marker"\} 2\b/);
+      expect(text).toMatch(/wsc_bff_history_not_kept_total\{kept="nothing"\} 1\b/);
+
+      // The next UTC day has a budget again.
+      small.clock.advance(DAY);
+      const later = await signIn(small, 'admin');
+      expect((await write(later, 'PUT', path, { Status: 'Open' }, h)).status).toBe(200);
+      expect((await read(small, later, id, '?first=1')).items[0]).toMatchObject({
+        field: 'Status',
+        after: 'Open',
+      });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('counts bytes too: a change too large for the day keeps its marker only', async () => {
+    const small = await openBff(bff.store, {
+      historyBudget: { rowsPerDay: 1_000, bytesPerDay: 2_000, markersPerDay: 10 },
+    });
+    try {
+      small.clock.advance(50 * DAY);
+      const cookie = await signIn(small, 'admin');
+      const id = await createTicket();
+      const long = 'y'.repeat(3 * MAX_HISTORY_VALUE_CHARS);
+      const res = await write(
+        cookie,
+        'PUT',
+        `${TICKETS}/${id}`,
+        { Description: long, Customer: long, Title: long, Status: 'Open' },
+        { h: small },
+      );
+      expect(res.status).toBe(200);
+      const [entry, ...older] = (await read(small, cookie, id)).items;
+      expect(entry).toMatchObject({ field: NOT_KEPT_FIELD, notKept: true, after: null });
+      expect(older.every((e) => e.kind === 'created')).toBe(true);
+      const usage = await sql<{
+        bytes: number | string;
+      }>`select bytes from history_budget where actor_id = ${api.users.admin.id} and day = ${Math.floor(small.clock.now() / DAY)}`.execute(
+        bff.store.db,
+      );
+      expect(Number(usage.rows[0]?.bytes ?? 0)).toBeLessThanOrEqual(2_000);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('keeps at most 500 characters of a value', () => {
+    expect(MAX_HISTORY_VALUE_CHARS).toBe(500);
   });
 });

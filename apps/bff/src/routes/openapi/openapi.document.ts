@@ -26,12 +26,15 @@ import {
   WorkspaceEntrySchema,
   WorkspaceSchema,
 } from '@wsc/api-client';
+import { PresenceInputSchema } from '@wsc/api-client/bff-events';
 import {
+  HistoryActorListSchema,
   HistoryPageSchema,
   HistoryQuerySchema,
+  PersonErasedSchema,
+  RecordHistoryErasedSchema,
   RecordHistoryQuerySchema,
 } from '@wsc/api-client/bff-history';
-import { PresenceInputSchema } from '@wsc/api-client/bff-events';
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
@@ -72,7 +75,7 @@ function queryOf(
 
 /** The administrators' history filters (the list and the CSV export take the same). */
 const HISTORY_FILTERS = queryOf(HistoryQuerySchema, {
-  user: "An actor id, or a name as shown (any case): only that person's changes",
+  user: "An actor id (`actor.id` of an entry): only that person's changes; names never match",
   recordType: 'Only changes to records of this type',
   alias: 'Only changes to records of this definition',
   from: 'ISO 8601: changes at or after',
@@ -486,6 +489,47 @@ export const BFF_OPERATIONS: Operation[] = [
       400: problem('A parameter is malformed (named in `errors`)'),
       401: UNAUTHENTICATED,
       403: problem('Not an administrator'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/bff/history/actors',
+    summary:
+      'The people the region’s history names: id (what the `user` filter takes), latest name and identity kind (administrators)',
+    tag: 'History',
+    auth: true,
+    responses: {
+      200: { description: 'At most 500 people', schema: HistoryActorListSchema },
+      401: UNAUTHENTICATED,
+      403: problem('Not an administrator'),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/bff/history/{recordType}/{alias}/{id}',
+    summary: "Erase one record's history in the region (administrators, ADR 0026)",
+    tag: 'History',
+    auth: true,
+    responses: {
+      200: { description: 'The entries erased', schema: RecordHistoryErasedSchema },
+      400: problem('A path parameter is malformed (named in `errors`)'),
+      401: UNAUTHENTICATED,
+      403: problem('Not an administrator, or no `X-CSRF`'),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/bff/history/people/{ownerId}',
+    summary:
+      'Erase everything the BFF keeps about one person in the region: history entries as actor, ' +
+      'presence, saved views and their shares, bulk runs, preferences, sessions (administrators, ADR 0026)',
+    tag: 'History',
+    auth: true,
+    responses: {
+      200: { description: 'What was erased, per kind', schema: PersonErasedSchema },
+      400: problem('The owner id is malformed (named in `errors`)'),
+      401: UNAUTHENTICATED,
+      403: problem('Not an administrator, or no `X-CSRF`'),
     },
   },
   {

@@ -31,6 +31,7 @@ import {
 import { createRouter, SECURITY_HEADERS } from '../../lib/create-app.ts';
 import { ProblemException } from '../../lib/errors.ts';
 import { createInFlightLimiter } from '../../lib/in-flight.ts';
+import { actorOf } from '../../lib/people.ts';
 import { CredentialsRejectedError, UpstreamUnavailableError } from '../../lib/upstream-auth.ts';
 import { createUpstreamAgents } from '../../lib/upstream-pool.ts';
 import { createWaitingPool } from '../../lib/waiting-pool.ts';
@@ -541,15 +542,13 @@ export function createProxyRouter(deps: {
           const done = await capture?.finish(upstream, status, headers);
           const { recordId, fields = [] } = done ?? {};
           if (recordId && fields.length > 0) {
-            const user = session.user;
-            const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
             await recordChange({
               region: session.region,
               recordType: plan.recordType,
               alias: plan.alias,
               recordId,
               kind: plan.kind,
-              actor: { id: session.ownerId, name: name || user.email || user.clientId },
+              actor: actorOf(session),
               source: changeSource(source.get('x-change-source')),
               at: clock.now(),
               fields,

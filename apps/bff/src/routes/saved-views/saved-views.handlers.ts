@@ -3,15 +3,10 @@
 // through the store (saved-views.store.ts).
 import type { Context } from 'hono';
 
-import type {
-  Definition,
-  SavedView,
-  SavedViewList,
-  SessionUser,
-  SharedViewList,
-} from '@wsc/api-client';
+import type { Definition, SavedView, SavedViewList, SharedViewList } from '@wsc/api-client';
 import {
   CreateViewSchema,
+  IdentitySourceSchema,
   isApiError,
   ListViewsQuerySchema,
   UpdateViewSchema,
@@ -32,6 +27,7 @@ import type { GroupMembership } from './group-membership.ts';
 import type { ViewSharesStore } from './saved-views.shares.ts';
 import type { SavedViewsStore, ViewOwner, ViewRow } from './saved-views.store.ts';
 import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
+import { actorOf } from '../../lib/people.ts';
 import { sessionDefinitions } from '../../lib/session-definitions.ts';
 import { unauthenticated } from '../../middlewares/require-auth.ts';
 import { groupSharingUnavailable } from './group-membership.ts';
@@ -129,21 +125,17 @@ function ownerOf(session: SessionRecord): ViewOwner {
 }
 
 /**
- * The name others see on a view this person shares: verified names as they are; an email typed
- * at sign-in is marked unverified, so nobody can pass a view off as someone else's.
- *
- * @example
- * sharerName({ firstName: 'Ada', lastName: 'Lovelace', identity: 'api', ... }); // 'Ada Lovelace'
+ * A shared view as its readers get it: no default flag of the owner's, and who shared it with
+ * how verified that name is (the name others see comes from lib/people.ts, ADR 0026).
  */
-export function sharerName(user: SessionUser): string {
-  const full = [user.firstName, user.lastName].filter(Boolean).join(' ');
-  const name = full || user.email || `API client ${user.clientId}`;
-  return user.identity === 'self' ? `${user.email ?? name} (unverified)` : name;
-}
-
-/** A shared view as its readers get it: no default flag of the owner's, and who shared it. */
 function sharedView(row: ViewRow): SavedView {
-  return { ...toView(row), isDefault: false, sharedBy: row.shared_by ?? 'Someone' };
+  const identity = IdentitySourceSchema.safeParse(row.shared_by_identity);
+  return {
+    ...toView(row),
+    isDefault: false,
+    sharedBy: row.shared_by ?? 'Someone',
+    ...(identity.success ? { sharedByIdentity: identity.data } : {}),
+  };
 }
 
 /**
@@ -327,7 +319,7 @@ export function savedViewsHandlers(deps: {
         ownerOf(session),
         row,
         { everyone: parsed.data.everyone, groups },
-        sharerName(session.user),
+        actorOf(session),
         clock.now(),
       );
       if (result === 'too_many') {
@@ -345,7 +337,8 @@ export function savedViewsHandlers(deps: {
     unshare: async (c: Context<AppEnv>) => {
       const session = sessionOf(c);
       const row = await owned(c);
-      await shares.replace(ownerOf(session), row, { everyone: false, groups: [] }, '', clock.now());
+      const nobody = { everyone: false, groups: [] };
+      await shares.replace(ownerOf(session), row, nobody, actorOf(session), clock.now());
       return c.json({ ...toView(row), shares: sharesOf([]) }, 200, noStore);
     },
 

@@ -137,7 +137,7 @@ export function viewSharesStore(db: Kysely<BffDatabase>) {
       owner: ViewOwner,
       view: ViewRow,
       shares: { everyone: boolean; groups: readonly { id: string; name: string }[] },
-      sharedBy: string,
+      sharedBy: { name: string; identity: string },
       now: number,
     ): Promise<'too_many' | ShareRow[]> {
       return db.transaction().execute(async (trx) => {
@@ -170,7 +170,7 @@ export function viewSharesStore(db: Kysely<BffDatabase>) {
         if (rows.length === 0) return [];
         await trx
           .updateTable('saved_views')
-          .set({ shared_by: sharedBy })
+          .set({ shared_by: sharedBy.name, shared_by_identity: sharedBy.identity })
           .where('id', '=', view.id)
           .execute();
         return trx.insertInto('saved_view_shares').values(rows).returningAll().execute();

@@ -397,15 +397,35 @@ describe('PUT /bff/views/:id/shares, bad input and caps', () => {
 });
 
 describe('hosted profile', () => {
+  /** The hosted region over the test upstream, with the `hosted` definition described. */
+  const hostedRegions = () => [
+    regionFor('default', upstream.apiUrl, {
+      profile: 'hosted',
+      workspace: [definition('hosted')],
+    } as Parameters<typeof regionFor>[2]),
+  ];
+
+  it('names a sharer who typed an email as unverified, never with the name the lookup found', async () => {
+    const hosted = await harnessOver({ regions: hostedRegions() });
+    try {
+      // No identities file: Cy types Bob's email; the lookup finds Bob Babbage.
+      const cy = await signIn(hosted, 'cy', PEOPLE.bob.email);
+      const reader = await signIn(hosted, 'ada', PEOPLE.ada.email);
+      const mine = await createView(cy, 'hosted', hosted);
+      expect((await share(cy, mine.id, { everyone: true, groups: [] }, hosted)).status).toBe(200);
+      const seen = (await sharedWith(reader, hosted)).items.find((v) => v.id === mine.id);
+      expect(seen?.sharedBy).toBe('bob@example.com (unverified)');
+      expect(seen?.sharedByIdentity).toBe('self');
+      expect(JSON.stringify(seen)).not.toContain('Babbage');
+    } finally {
+      await hosted.close();
+    }
+  });
+
   it('checks membership through the published group endpoints for operator-named people only', async () => {
     resetGroups();
     const hosted = await harnessOver({
-      regions: [
-        regionFor('default', upstream.apiUrl, {
-          profile: 'hosted',
-          workspace: [definition('hosted')],
-        } as Parameters<typeof regionFor>[2]),
-      ],
+      regions: hostedRegions(),
       identities: [
         { clientId: 'client-ada', email: PEOPLE.ada.email, role: 'ADMIN' },
         { clientId: 'client-bob', email: PEOPLE.bob.email, role: 'MEMBER' },
@@ -414,7 +434,8 @@ describe('hosted profile', () => {
     try {
       const ada = await signIn(hosted, 'ada');
       const bob = await signIn(hosted, 'bob');
-      // Cy types Bob's email: shown unverified, and never a key to Bob's groups.
+      // Cy types Bob's email: ignored (the identities file does not list Cy), never a key to
+      // Bob's groups.
       const cy = await signIn(hosted, 'cy', PEOPLE.bob.email);
       const view = await createView(ada, 'hosted', hosted);
       expect(
@@ -427,7 +448,7 @@ describe('hosted profile', () => {
       expect(cys.items.map((v) => v.id)).not.toContain(view.id);
       expect((await getView(cy, view.id, hosted)).status).toBe(404);
 
-      // Cy can share with everyone, not with a group; the name shown says it is unverified.
+      // Cy can share with everyone, not with a group; the name shown is a pseudonym, never Bob's.
       const mine = await createView(cy, 'hosted', hosted);
       const refused = await share(cy, mine.id, { everyone: false, groups: [AGENTS] }, hosted);
       expect(refused.status).toBe(422);
@@ -436,7 +457,8 @@ describe('hosted profile', () => {
       );
       expect((await share(cy, mine.id, { everyone: true, groups: [] }, hosted)).status).toBe(200);
       const fromCy = (await sharedWith(bob, hosted)).items.find((v) => v.id === mine.id);
-      expect(fromCy?.sharedBy).toBe('bob@example.com (unverified)');
+      expect(fromCy?.sharedBy).toMatch(/^API client [0-9a-f]{8}$/);
+      expect(fromCy?.sharedByIdentity).toBe('none');
     } finally {
       await hosted.close();
     }

@@ -1,7 +1,10 @@
 // A small marker on a list row for a record someone else has open: their initials, named for
-// screen readers ("Ana has this open"), in the primary colour when one of them is editing.
+// screen readers ("Ana has this open"; a name typed at sign-in marked unverified), in the primary
+// colour when one of them is editing.
 import type { PresenceEntry } from '@wsc/api-client/bff-events';
 
+import { bareName } from '@/components/person-name.tsx';
+import { personLabel } from '@/lib/person-label.ts';
 import { cn } from '@/lib/utils.ts';
 
 function initials(name: string): string {
@@ -21,7 +24,7 @@ function initials(name: string): string {
  */
 export function PresenceMarker({ entries }: { entries: readonly PresenceEntry[] | undefined }) {
   if (!entries || entries.length === 0) return null;
-  const names = [...new Set(entries.map((e) => e.user.name))];
+  const names = [...new Set(entries.map((e) => personLabel(e.user.name, e.identity)))];
   const editing = entries.some((e) => e.editing);
   const label = `${names.join(', ')} ${names.length > 1 ? 'have' : 'has'} this open${editing ? ' (editing)' : ''}`;
   return (
@@ -37,8 +40,8 @@ export function PresenceMarker({ entries }: { entries: readonly PresenceEntry[] 
       )}
     >
       {names.length > 1
-        ? `${initials(names[0] ?? '')}+${names.length - 1}`
-        : initials(names[0] ?? '')}
+        ? `${initials(bareName(names[0] ?? ''))}+${names.length - 1}`
+        : initials(bareName(names[0] ?? ''))}
     </span>
   );
 }

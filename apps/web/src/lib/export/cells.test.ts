@@ -10,10 +10,18 @@ import {
 } from './cells.ts';
 
 describe('looksLikeFormula', () => {
-  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x")'])(
-    'flags %j',
-    (text) => expect(looksLikeFormula(text)).toBe(true),
-  );
+  it.each([
+    '=1+1',
+    '+1',
+    '-1',
+    '@SUM(A1)',
+    '\tx',
+    '\rx',
+    '=HYPERLINK("http://x")',
+    // A part after `;` or a tab: a cell of its own where that is the list separator.
+    "Acme;=cmd|' /C calc'!A0",
+    'a\t+1',
+  ])('flags %j', (text) => expect(looksLikeFormula(text)).toBe(true));
   it.each(['Printer jam', ' =1', "'=1", '1-2', 'a=b', ''])('leaves %j', (text) =>
     expect(looksLikeFormula(text)).toBe(false),
   );

@@ -23,16 +23,40 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:$|T)/;
 
+/** A `;` or a tab: the list separator of spreadsheets in many locales (German, French, ...). */
+const PART_SEPARATOR = /([;\t])/;
+
 /**
- * Whether a spreadsheet would take this text for a formula: it starts with `=`, `+`, `-`, `@`, a
- * tab or a carriage return.
+ * Whether a spreadsheet would take this text, or a part of it after a `;` or a tab (a cell of its
+ * own where that is the list separator), for a formula: it starts with `=`, `+`, `-`, `@`, a tab
+ * or a carriage return.
  *
  * @example
  * looksLikeFormula('=HYPERLINK("http://evil")'); // true
+ * looksLikeFormula('Acme;=cmd'); // true
  * looksLikeFormula('Printer jam'); // false
  */
 export function looksLikeFormula(text: string): boolean {
-  return FORMULA_START.test(text);
+  return text
+    .split(PART_SEPARATOR)
+    .some((part, i) => i % 2 === 0 && FORMULA_START.test(i === 0 ? text : part));
+}
+
+/**
+ * The text with a `'` before each part that would start a formula (the start, and each part
+ * after a `;` or a tab), so a spreadsheet shows it as text whichever separator it splits on.
+ *
+ * @example
+ * neutralized('=1+1'); // "'=1+1"
+ * neutralized('Acme;=cmd'); // "Acme;'=cmd"
+ */
+export function neutralized(text: string): string {
+  return text
+    .split(PART_SEPARATOR)
+    .map((part, i) =>
+      i % 2 === 0 && FORMULA_START.test(i === 0 ? text : part) ? `'${part}` : part,
+    )
+    .join('');
 }
 
 /**

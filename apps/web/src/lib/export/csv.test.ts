@@ -4,6 +4,7 @@ import { concatBytes } from '@/testing/bytes.ts';
 import { parseCsv } from '@/testing/parse-csv.ts';
 
 import type { ExportColumn } from './cells.ts';
+import { prepareCell } from './cells.ts';
 import { createCsvEncoder, csvField } from './csv.ts';
 
 const COLUMNS: ExportColumn[] = [
@@ -35,6 +36,32 @@ describe('csvField', () => {
   it('writes numbers as they are', () => {
     expect(csvField({ type: 'number', value: '-5' })).toBe('-5');
     expect(csvField({ type: 'empty' })).toBe('');
+  });
+});
+
+describe('a list separator of `;` (German, French, ... spreadsheets: issue 26 L3)', () => {
+  it('quotes text holding `;` or a tab and neutralizes each part that starts a formula', () => {
+    const cell = (value: string) => csvField(prepareCell(value, 'text'));
+    expect(cell("Acme;=cmd|' /C calc'!A0")).toBe(`"Acme;'=cmd|' /C calc'!A0"`);
+    expect(cell('a;b')).toBe('"a;b"');
+    expect(cell('a\tb')).toBe('"a\tb"');
+    expect(cell('a\t@x')).toBe(`"a\t'@x"`);
+  });
+
+  it('leaves no cell a `;`-splitting reader would run, and parses back to the neutralized text', () => {
+    const rows = [
+      ["Acme;=cmd|' /C calc'!A0", '1', '', ''],
+      ['x;;+1', '2', '', ''],
+    ];
+    const text = encode(rows);
+    for (const line of text.split('\r\n').slice(1)) {
+      for (const part of line.split(';')) expect(part).not.toMatch(/^"?[=+\-@]/);
+    }
+    expect(
+      parseCsv(text.slice(1))
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual(["Acme;'=cmd|' /C calc'!A0", "x;;'+1"]);
   });
 });
 

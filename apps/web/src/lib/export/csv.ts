@@ -1,23 +1,25 @@
 import type { ExportColumn, ExportEncoder, PreparedCell } from './cells.ts';
-import { headerText, prepareCell } from './cells.ts';
+import { headerText, neutralized, prepareCell } from './cells.ts';
 
 /** A UTF-8 byte order mark: Excel reads the file as UTF-8 only when it starts with one. */
 const BOM = '\uFEFF';
 
 /**
- * One CSV field (RFC 4180): text that looks like a formula gets a leading `'` so a spreadsheet
- * shows it as text; a field holding a comma, a quote, CR or LF is quoted, its quotes doubled.
+ * One CSV field (RFC 4180): text that looks like a formula gets a `'` before each part that would
+ * start one (after a `;` or a tab too) so a spreadsheet shows it as text; a field holding a comma,
+ * a quote, CR, LF, or a `;` or tab (other locales' list separators) is quoted, its quotes doubled.
  *
  * @example
  * csvField({ type: 'text', value: '=1+1', formulaLike: true }); // "'=1+1"
  * csvField({ type: 'text', value: 'a, "b"', formulaLike: false }); // '"a, ""b"""'
+ * csvField({ type: 'text', value: 'Acme;=cmd', formulaLike: true }); // `"Acme;'=cmd"`
  * csvField({ type: 'number', value: '-5' }); // '-5'
  */
 export function csvField(cell: PreparedCell): string {
   if (cell.type === 'empty') return '';
   if (cell.type === 'number') return cell.value;
-  const text = cell.formulaLike ? `'${cell.value}` : cell.value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const text = cell.formulaLike ? neutralized(cell.value) : cell.value;
+  return /[",;\t\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { infiniteQueryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 
+import type { RecordType } from '@wsc/api-client';
 import type { HistoryQuery } from '@wsc/api-client/bff-history';
 import { createBffHistoryClient } from '@wsc/api-client/bff-history';
 
@@ -16,7 +17,43 @@ export const historyKeys = {
   record: (record: RecordRef) =>
     ['history', 'record', record.recordType, record.alias, record.id] as const,
   log: (filters: HistoryFilters) => ['history', 'log', filters] as const,
+  actors: ['history', 'actors'] as const,
 };
+
+/**
+ * The people the region's log names (administrators): id, latest name, identity kind. The log's
+ * user filter offers them: people are matched by id, never by a name anyone could type.
+ *
+ * @example
+ * const people = useQuery(historyActorsQueryOptions());
+ */
+export function historyActorsQueryOptions() {
+  return queryOptions({
+    queryKey: historyKeys.actors,
+    queryFn: ({ signal }) => history.actors({ signal }),
+    staleTime: 30_000,
+  });
+}
+
+/**
+ * Erases one record's history (administrators).
+ *
+ * @example
+ * await eraseRecordHistory({ recordType: 'apps', alias: 'tickets', id: 'SUP-1' });
+ */
+export function eraseRecordHistory(record: { recordType: RecordType; alias: string; id: string }) {
+  return history.eraseRecord(record.recordType, record.alias, record.id);
+}
+
+/**
+ * Erases everything the BFF keeps about one person (administrators).
+ *
+ * @example
+ * await erasePerson('0b9d4c1e-…');
+ */
+export function erasePerson(ownerId: string) {
+  return history.erasePerson(ownerId);
+}
 
 /**
  * One record's changes made through the console, newest first; "Load older" follows `next`.

@@ -2,6 +2,7 @@ import { ArrowRight } from 'lucide-react';
 
 import type { HistoryEntry } from '@wsc/api-client/bff-history';
 
+import { PersonName } from '@/components/person-name.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 
 import { groupChanges, relativeTime, sourceLabel, valueText } from '../lib/describe.ts';
@@ -39,11 +40,19 @@ export function HistoryEntries({
       {groupChanges(entries).map(({ changeId, first, entries: fields }) => (
         <li key={changeId} className="rounded-md border px-3 py-2 text-sm">
           <div className="text-muted-foreground flex flex-wrap items-baseline gap-x-2">
-            <span className="text-foreground font-medium" data-testid="history-actor">
-              {first.actor.name}
-            </span>
+            <PersonName
+              name={first.actor.name}
+              identity={first.identity}
+              className="text-foreground font-medium"
+              data-testid="history-actor"
+            />
             <When at={first.at} now={now} />
-            <span aria-label="Source" className="bg-muted rounded px-1.5 text-xs">
+            {/* Chosen by the browser that made the change: a hint, not evidence (ADR 0026). */}
+            <span
+              aria-label="Source (as the browser reported it)"
+              title="Where the change was made, as the browser reported it; not verified"
+              className="bg-muted rounded px-1.5 text-xs"
+            >
               {sourceLabel(first.source)}
             </span>
             {showRecord && (
@@ -53,16 +62,23 @@ export function HistoryEntries({
             )}
           </div>
           <ul className="mt-1 grid gap-1">
-            {fields.map((entry) => (
-              <li key={entry.id} className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3">
-                <span className="text-muted-foreground">{entry.field}</span>
-                <span className="flex flex-wrap items-baseline gap-x-1.5">
-                  <Value value={entry.before} />
-                  <ArrowRight className="size-3 shrink-0 self-center" aria-label="to" />
-                  <Value value={entry.after} />
-                </span>
-              </li>
-            ))}
+            {fields.map((entry) =>
+              entry.notKept ? (
+                <li key={entry.id} className="text-muted-foreground italic" data-testid="not-kept">
+                  Not kept: this person&apos;s history for the day was full. The change was made;
+                  its values were not recorded.
+                </li>
+              ) : (
+                <li key={entry.id} className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3">
+                  <span className="text-muted-foreground">{entry.field}</span>
+                  <span className="flex flex-wrap items-baseline gap-x-1.5">
+                    <Value value={entry.before} />
+                    <ArrowRight className="size-3 shrink-0 self-center" aria-label="to" />
+                    <Value value={entry.after} />
+                  </span>
+                </li>
+              ),
+            )}
           </ul>
         </li>
       ))}

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Download } from 'lucide-react';
-import { useId } from 'react';
+import { Download, Eraser } from 'lucide-react';
+import { useId, useState } from 'react';
 
 import type { RecordType } from '@wsc/api-client';
 
@@ -13,7 +13,9 @@ import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 import type { HistoryFilters } from '../api/history.ts';
 import { historyExportUrl, historyLogQueryOptions } from '../api/history.ts';
+import { EraseDialog } from './erase-dialog.tsx';
 import { HistoryList } from './history-list.tsx';
+import { PeopleSelect } from './people-select.tsx';
 
 /** The filters a submitted form names (an empty field is no filter). */
 function filtersOf(form: FormData): HistoryFilters {
@@ -36,8 +38,8 @@ function filtersOf(form: FormData): HistoryFilters {
 }
 
 /**
- * The administrators' view of the region's record history: filters (user, record type, time),
- * the changes newest first, "Load more", and the same selection as CSV.
+ * The administrators' view of the region's record history: filters (a person picked by id, record
+ * type, time), the changes newest first, "Load more", the same selection as CSV, and the erase.
  */
 export function HistoryLog({
   filters,
@@ -49,6 +51,7 @@ export function HistoryLog({
   const query = useInfiniteQuery(historyLogQueryOptions(filters));
   const definitions = useQuery(definitionsQueryOptions());
   const id = useId();
+  const [erasing, setErasing] = useState(false);
   const definition =
     filters.recordType && filters.alias ? `${filters.recordType}/${filters.alias}` : '';
 
@@ -56,7 +59,8 @@ export function HistoryLog({
     <div className="grid min-h-0 flex-1 content-start gap-4 overflow-y-auto px-6 pb-6">
       <p className="text-muted-foreground text-sm">
         Every change made through the console in this region. Changes made outside the console are
-        not listed.
+        not listed. A name marked unverified is an email its user typed at sign-in; people are
+        filtered by who they are, not by the name shown.
       </p>
       <form
         aria-label="Filter history"
@@ -70,13 +74,7 @@ export function HistoryLog({
       >
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-user`}>User</Label>
-          <Input
-            id={`${id}-user`}
-            name="user"
-            defaultValue={filters.user ?? ''}
-            placeholder="Name or id"
-            className="w-48"
-          />
+          <PeopleSelect id={`${id}-user`} defaultValue={filters.user} className="w-72" />
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-definition`}>Record type</Label>
@@ -128,7 +126,18 @@ export function HistoryLog({
           <Download aria-hidden="true" />
           Export CSV
         </a>
+        <Button type="button" variant="outline" onClick={() => setErasing(true)}>
+          <Eraser aria-hidden="true" />
+          Erase…
+        </Button>
       </form>
+      {erasing && (
+        <EraseDialog
+          definitions={definitions.data?.items ?? []}
+          person={filters.user}
+          onClose={() => setErasing(false)}
+        />
+      )}
       <HistoryList
         query={query}
         empty="No changes match these filters."

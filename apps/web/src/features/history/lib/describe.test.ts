@@ -12,6 +12,7 @@ function entry(id: string, changeId: string, field: string): HistoryEntry {
     changeId,
     at: '2025-03-01T09:00:00.000Z',
     actor: { id: 'u1', name: 'Alex Morgan' },
+    identity: 'api',
     recordType: 'apps',
     alias: 'support-tickets',
     recordId: 'SUP-1',
