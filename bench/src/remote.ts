@@ -6,8 +6,10 @@
 import type { Profile } from '@wsc/api-client';
 
 import type { Bench, BenchContext } from './lib/bench.ts';
+import type { BulkState } from './lib/remote-actions.ts';
 import type { ActionContext, ActionSample } from './lib/remote-measure.ts';
 import type { DelayResults, RemoteResults } from './lib/remote-report.ts';
+import type { SeededStore } from './lib/remote-stack.ts';
 import type { Section } from './lib/report.ts';
 import { numberOption } from './lib/bench.ts';
 import { signIn } from './lib/browser.ts';
@@ -22,9 +24,8 @@ import {
   sidebarClick,
   triageKeyAndUndo,
 } from './lib/remote-actions.ts';
-import type { SeededStore } from './lib/remote-stack.ts';
-import { withRemoteStack, withSeededStore } from './lib/remote-stack.ts';
 import { remoteReport } from './lib/remote-report.ts';
+import { withRemoteStack, withSeededStore } from './lib/remote-stack.ts';
 
 /** The API's default bucket (RATE_LIMIT_BURST / RATE_LIMIT_RPS): a run starts from it full. */
 const REFILL_MS = 5_500;
@@ -41,13 +42,15 @@ async function runDelay(
   ctx: ActionContext,
   profile: Profile,
   signInOnce: () => Promise<ActionSample[]>,
-  bulkRuns: number,
+  bulk: { runs: number; state: BulkState },
 ): Promise<DelayResults> {
   const results: DelayResults = {};
   const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     const value = await run();
-    ctx.log(`remote: ${profile} ${ctx.link.delay()} ms ${name} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    ctx.log(
+      `remote: ${profile} ${ctx.link.delay()} ms ${name} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
     return value;
   };
   results.signIn = await step('cold sign-in', signInOnce);
@@ -59,7 +62,7 @@ async function runDelay(
   results.next = await step('j', () => nextRecord(ctx));
   results.save = await step('panel save', () => panelSave(ctx));
   results.bulk = await step('bulk', () =>
-    bulkChange({ ...ctx, runs: bulkRuns }, profile, REFILL_MS),
+    bulkChange({ ...ctx, runs: bulk.runs }, profile, bulk.state, REFILL_MS),
   );
   await ctx.link.quiet(REFILL_MS);
   return results;
@@ -88,12 +91,14 @@ async function runProfile(
     await page.goto('/sign-in');
     await signIn(page, credential);
     const byDelay = new Map<number, DelayResults>();
+    const state: BulkState = { severity: 'Low' };
+    const bulk = { runs: bulkRuns, state };
     for (const delay of delays) {
       link.setDelay(delay);
       const ctx: ActionContext = { page, link, runs, log: bench.log };
       byDelay.set(
         delay,
-        await runDelay(ctx, profile, () => coldSignIn(ctx, browser, bff.url, credential), bulkRuns),
+        await runDelay(ctx, profile, () => coldSignIn(ctx, browser, bff.url, credential), bulk),
       );
     }
     await context.close();

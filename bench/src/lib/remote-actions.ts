@@ -44,7 +44,10 @@ async function pressedValue(page: Page, group: string): Promise<string> {
 }
 
 async function groupValues(page: Page, group: string): Promise<string[]> {
-  const texts = await page.getByRole('group', { name: group }).getByRole('button').allTextContents();
+  const texts = await page
+    .getByRole('group', { name: group })
+    .getByRole('button')
+    .allTextContents();
   return texts.map((text) => text.replace(/^⇧?\d/, '').trim());
 }
 
@@ -316,6 +319,8 @@ export async function createBulkRecords(
   }
 }
 
+/** The Severity the tagged records hold now: each run sets the other one, so all of them change. */
+export type BulkState = { severity: 'Low' | 'High' };
 
 /**
  * The 100-record bulk change: the tagged records listed by filter, all selected, Severity set
@@ -323,25 +328,30 @@ export async function createBulkRecords(
  * time to refill, from the click on Apply to the frame showing the run's summary.
  *
  * @example
- * const samples = await bulkChange(ctx, 'extended', 7, 5_000);
+ * const samples = await bulkChange(ctx, 'extended', { severity: 'Low' }, 5_500);
  */
 export async function bulkChange(
   ctx: ActionContext,
   profile: Profile,
+  state: BulkState,
   refillMs: number,
 ): Promise<BulkSample[]> {
   const { page } = ctx;
   const samples: BulkSample[] = [];
   const filter = `Customer=='${bulkTag(profile)}'`;
+  await page.goto(`${LIST}?filter=${encodeURIComponent(filter)}`);
   for (let i = 0; i < ctx.runs; i += 1) {
-    await page.goto(`${LIST}?filter=${encodeURIComponent(filter)}`);
     await rowsShown(page);
-    await page.getByRole('checkbox', { name: /^Select (?!all)/ }).first().check();
+    const target = state.severity === 'Low' ? 'High' : 'Low';
+    await page
+      .getByRole('checkbox', { name: /^Select (?!all)/ })
+      .first()
+      .check();
     await page.getByRole('button', { name: /^Select all .* matching/ }).click();
     await page.getByRole('button', { name: /^Change fields/ }).click();
     const dialog = page.getByRole('dialog', { name: /^Change .* records/ });
     await dialog.getByLabel('Field 1').selectOption('Severity');
-    await dialog.getByLabel('New Severity').selectOption(i % 2 === 0 ? 'High' : 'Low');
+    await dialog.getByLabel('New Severity').selectOption(target);
     await dialog.getByRole('button', { name: /^Preview/ }).click();
     const apply = dialog.getByRole('button', { name: /^Apply to .* records/ });
     await apply.waitFor({ timeout: 60_000 });
@@ -364,6 +374,7 @@ export async function bulkChange(
         .first()
         .textContent()) ?? '';
     samples.push({ ...sample, summary });
+    state.severity = target;
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
   }
