@@ -8,7 +8,7 @@ import type { Profile } from '@wsc/api-client';
 import type { Bench, BenchContext } from './lib/bench.ts';
 import type { BulkState } from './lib/remote-actions.ts';
 import type { ActionContext, ActionSample } from './lib/remote-measure.ts';
-import type { DelayResults, RemoteResults } from './lib/remote-report.ts';
+import type { ActionName, DelayResults, RemoteResults } from './lib/remote-report.ts';
 import type { SeededStore } from './lib/remote-stack.ts';
 import type { Section } from './lib/report.ts';
 import { numberOption } from './lib/bench.ts';
@@ -24,7 +24,7 @@ import {
   sidebarClick,
   triageKeyAndUndo,
 } from './lib/remote-actions.ts';
-import { remoteReport } from './lib/remote-report.ts';
+import { ACTIONS, remoteReport } from './lib/remote-report.ts';
 import { withRemoteStack, withSeededStore } from './lib/remote-stack.ts';
 
 /** The API's default bucket (RATE_LIMIT_BURST / RATE_LIMIT_RPS): a run starts from it full. */
@@ -37,34 +37,37 @@ function listOption(ctx: BenchContext, name: string, fallback: string): string[]
     .filter(Boolean);
 }
 
-/** All actions of one profile at one delay, on a signed-in page. */
-async function runDelay(
-  ctx: ActionContext,
-  profile: Profile,
-  signInOnce: () => Promise<ActionSample[]>,
-  bulk: { runs: number; state: BulkState },
-): Promise<DelayResults> {
+/** What one delay runs: the selected actions (`--actions`), the bulk runs and their state. */
+type DelayPlan = {
+  selected: ReadonlySet<ActionName>;
+  signInOnce: () => Promise<ActionSample[]>;
+  bulk: { runs: number; state: BulkState };
+};
+
+/** The selected actions of one profile at one delay, on a signed-in page, in ACTIONS order. */
+async function runDelay(ctx: ActionContext, profile: Profile, plan: DelayPlan) {
   const results: DelayResults = {};
-  const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+  const step = async <T>(name: ActionName, run: () => Promise<T>): Promise<T | undefined> => {
+    if (!plan.selected.has(name)) return undefined;
     const started = performance.now();
     const value = await run();
-    ctx.log(
-      `remote: ${profile} ${ctx.link.delay()} ms ${name} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-    );
+    const seconds = ((performance.now() - started) / 1000).toFixed(0);
+    ctx.log(`remote: ${profile} ${ctx.link.delay()} ms ${name} in ${seconds} s`);
     return value;
   };
-  results.signIn = await step('cold sign-in', signInOnce);
-  results.sidebar = await step('sidebar click', () => sidebarClick(ctx));
-  results.open = await step('record open', () => recordOpen(ctx));
-  const triage = await step('triage key + undo', () => triageKeyAndUndo(ctx));
-  results.key = triage.key;
-  results.undo = triage.undo;
-  results.next = await step('j', () => nextRecord(ctx));
-  results.save = await step('panel save', () => panelSave(ctx));
+  results.signIn = await step('signIn', plan.signInOnce);
+  results.sidebar = await step('sidebar', () => sidebarClick(ctx));
+  results.open = await step('open', () => recordOpen(ctx));
+  // `u` undoes the key just pressed: the two run together.
+  const triage = await step('key', () => triageKeyAndUndo(ctx));
+  results.key = triage?.key;
+  results.undo = triage?.undo;
+  results.next = await step('next', () => nextRecord(ctx));
+  results.save = await step('save', () => panelSave(ctx));
   results.bulk = await step('bulk', () =>
-    bulkChange({ ...ctx, runs: bulk.runs }, profile, bulk.state, REFILL_MS),
+    bulkChange({ ...ctx, runs: plan.bulk.runs }, profile, plan.bulk.state, REFILL_MS),
   );
-  await ctx.link.quiet(REFILL_MS);
+  if (results.bulk) await ctx.link.quiet(REFILL_MS);
   return results;
 }
 
@@ -72,16 +75,16 @@ async function runProfile(
   bench: BenchContext,
   store: SeededStore,
   profile: Profile,
-  delays: number[],
-  runs: number,
-  bulkRuns: number,
-  bulkRecords: number,
+  settings: Settings,
 ): Promise<Map<number, DelayResults>> {
+  const { delays, runs, bulkRuns, bulkRecords, selected } = settings;
   return withRemoteStack(profile, store, async ({ api, credentials, link, bff, browser }) => {
     bench.log(`remote: ${profile} stack up`);
     const credential = credentials.admin;
-    await createBulkRecords(api.url, profile, credential, bulkRecords);
-    bench.log(`remote: ${profile} ${bulkRecords} bulk records created`);
+    if (selected.has('bulk')) {
+      await createBulkRecords(api.url, profile, credential, bulkRecords);
+      bench.log(`remote: ${profile} ${bulkRecords} bulk records created`);
+    }
     const context = await browser.newContext({
       baseURL: bff.url,
       viewport: { width: 1280, height: 800 },
@@ -92,13 +95,17 @@ async function runProfile(
     await signIn(page, credential);
     const byDelay = new Map<number, DelayResults>();
     const state: BulkState = { severity: 'Low' };
-    const bulk = { runs: bulkRuns, state };
+    const signInOnce = (ctx: ActionContext) => () => coldSignIn(ctx, browser, bff.url, credential);
     for (const delay of delays) {
       link.setDelay(delay);
       const ctx: ActionContext = { page, link, runs, log: bench.log };
       byDelay.set(
         delay,
-        await runDelay(ctx, profile, () => coldSignIn(ctx, browser, bff.url, credential), bulk),
+        await runDelay(ctx, profile, {
+          selected,
+          signInOnce: signInOnce(ctx),
+          bulk: { runs: bulkRuns, state },
+        }),
       );
     }
     await context.close();
@@ -106,20 +113,44 @@ async function runProfile(
   });
 }
 
-async function run(ctx: BenchContext): Promise<Section> {
+type Settings = {
+  runs: number;
+  bulkRuns: number;
+  bulkRecords: number;
+  delays: number[];
+  selected: ReadonlySet<ActionName>;
+};
+
+/** The command line's settings; `--actions` and `--profiles` are checked against what exists. */
+function settingsOf(ctx: BenchContext): Settings & { profiles: Profile[] } {
   const runs = numberOption(ctx.options, 'runs', 7, 1, 100);
-  const bulkRuns = numberOption(ctx.options, 'bulk-runs', runs, 1, 100);
-  const bulkRecords = numberOption(ctx.options, 'bulk-records', 100, 1, 1000);
-  const profiles = listOption(ctx, 'profiles', 'extended,hosted') as Profile[];
-  const delays = listOption(ctx, 'delays', '0,40').map(Number);
+  const actions = listOption(ctx, 'actions', ACTIONS.join(','));
+  const profiles = listOption(ctx, 'profiles', 'extended,hosted');
+  const unknown = [
+    ...actions.filter((a) => !(ACTIONS as readonly string[]).includes(a)),
+    ...profiles.filter((p) => p !== 'extended' && p !== 'hosted'),
+  ];
+  if (unknown.length > 0)
+    throw new Error(`Unknown --actions/--profiles: ${unknown.join(', ')} (actions: ${ACTIONS.join(', ')})`);
+  return {
+    runs,
+    bulkRuns: numberOption(ctx.options, 'bulk-runs', runs, 1, 100),
+    bulkRecords: numberOption(ctx.options, 'bulk-records', 100, 1, 1000),
+    delays: listOption(ctx, 'delays', '0,40').map(Number),
+    // `u` undoes the key just pressed: either one runs both.
+    selected: new Set([...(actions as ActionName[]), ...(actions.includes('undo') ? ['key' as const] : [])]),
+    profiles: profiles as Profile[],
+  };
+}
+
+async function run(ctx: BenchContext): Promise<Section> {
+  const settings = settingsOf(ctx);
+  const { runs, bulkRuns, bulkRecords, profiles } = settings;
   const results: RemoteResults = new Map();
   await withSeededStore(async (store) => {
     ctx.log('remote: demo store seeded');
     for (const profile of profiles) {
-      results.set(
-        profile,
-        await runProfile(ctx, store, profile, delays, runs, bulkRuns, bulkRecords),
-      );
+      results.set(profile, await runProfile(ctx, store, profile, settings));
     }
   });
   return remoteReport(ctx.command, results, { runs, bulkRuns, bulkRecords });

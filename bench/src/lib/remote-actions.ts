@@ -133,9 +133,9 @@ export async function nextRecord(ctx: ActionContext): Promise<ActionSample[]> {
 }
 
 /**
- * Saving one field in the record panel: open a listed record (by URL, over its list), read for
- * a while, pick another Status, click Save; "shown" is the list row showing the new Status,
- * "confirmed" the first frame after the save's answer.
+ * Saving one field in the record panel: open a listed record from its row, read for a while,
+ * pick another Status, click Save; "shown" is the list row showing the new Status, "confirmed"
+ * the first frame after the save's answer.
  *
  * @example
  * const samples = await panelSave(ctx);
@@ -145,15 +145,14 @@ export async function panelSave(ctx: ActionContext): Promise<ActionSample[]> {
   await page.goto(LIST);
   const ids = (await listedIds(page)).slice(0, ctx.runs);
   const samples: ActionSample[] = [];
-  for (const [i, id] of ids.entries()) {
-    await page.goto(`${LIST}/${encodeURIComponent(id)}`);
+  for (const id of ids) {
+    await page.locator(`${TICKETS_TABLE} tr[data-row-id="${id}"]`).click();
     const dialog = page.getByRole('dialog');
     const status = dialog.getByLabel(/^Status\b/).first();
     await status.waitFor({ timeout: 60_000 });
-    await rowsShown(page);
     await page.waitForTimeout(EDIT_THINK_MS);
     const before = await status.inputValue();
-    const target = ['Pending', 'On Hold'].filter((value) => value !== before)[i % 2] ?? 'Pending';
+    const target = before === 'Pending' ? 'On Hold' : 'Pending';
     await status.selectOption(target);
     samples.push(
       await measureAction(
@@ -169,6 +168,8 @@ export async function panelSave(ctx: ActionContext): Promise<ActionSample[]> {
         () => dialog.getByRole('button', { name: /^Save/ }).click(),
       ),
     );
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   }
   return samples;
 }

@@ -28,7 +28,7 @@ export type ActionContext = {
 };
 
 /** Quiet upstream before an action starts and after it ends (its follow-up reads included). */
-export const SETTLE_MS = 400;
+export const SETTLE_MS = 300;
 
 /**
  * Arms the probe, performs the action, waits for it to show (and be confirmed), then for the
