@@ -8,35 +8,21 @@ import { readFile } from 'node:fs/promises';
 
 import { createApiClient, requestToken } from '@wsc/api-client';
 
-import type { Stack } from '../stack.ts';
 import { expect, signIn, test } from '../fixtures.ts';
-import { runProfile, startStack } from '../stack.ts';
+import { useOwnStack } from '../own-stack.ts';
+import { runProfile } from '../stack.ts';
 
-let stack: Stack | undefined;
-
-test.describe.configure({ mode: 'serial' });
-
-function running(): Stack {
-  if (!stack) throw new Error('the rate-limited stack did not start');
-  return stack;
-}
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  stack = await startStack({
+const running = useOwnStack(
+  {
     name: 'bulk-default-limit',
     profile: runProfile(),
     // The API's defaults, stated: the shared stack turns the limit off.
     rateLimitRps: 20,
     rateLimitBurst: 100,
     apiEnv: { LOG_LEVEL: 'debug' },
-  });
-});
-
-test.afterAll(async () => {
-  await stack?.stop();
-  expect(stack?.violations() ?? []).toEqual([]);
-});
+  },
+  180_000,
+);
 
 /** Statuses of the requests the API logged (one JSON line per request at debug). */
 async function loggedStatuses(file: string): Promise<number[]> {
