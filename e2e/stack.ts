@@ -49,6 +49,8 @@ export interface IdentitiesFile {
 
 export interface Stack {
   profile: Profile;
+  /** The API's log (e2e/test-results/<name>-api.log). */
+  apiLog: string;
   baseURL: string;
   /** The workspace API itself (no Prism): for arranging data behind the console's back. */
   apiURL: string;
@@ -81,6 +83,8 @@ export interface StackOptions {
   name?: string;
   /** Also make `credentials.unlisted`: a second credential of the demo agent (a MEMBER). */
   unlistedCredential?: boolean;
+  /** More API env (e.g. `LOG_LEVEL: 'debug'`: one log line per request, status included). */
+  apiEnv?: Record<string, string>;
 }
 
 /** The e2e run's profile: `E2E_PROFILE` (extended | hosted), default extended. */
@@ -292,6 +296,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.rateLimitBurst !== undefined
         ? { RATE_LIMIT_BURST: String(options.rateLimitBurst) }
         : {}),
+      ...options.apiEnv,
     };
     const apiURL = `http://127.0.0.1:${apiPort}`;
     const startApi = async (restart = false) => {
@@ -360,6 +365,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     stops.push(bff.stop);
     return {
       profile,
+      apiLog: path.join(LOG_DIR, `${name}-api.log`),
       baseURL: bff.baseURL,
       apiURL,
       upstreamURL,

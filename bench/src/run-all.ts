@@ -16,6 +16,7 @@ import { fuzzBench } from './fuzz.ts';
 import { parseArgs } from './lib/bench.ts';
 import { releaseDatasets } from './lib/datasets.ts';
 import { ROOT } from './lib/processes.ts';
+import { remoteBench } from './remote.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
 import { sideBySideBench } from './side-by-side.ts';
 import { soakBench } from './soak.ts';
@@ -38,6 +39,7 @@ export const BENCHES: Bench[] = [
   fuzzBench,
   exportMemoryBench,
   sseIdleBench,
+  remoteBench,
 ];
 
 const DOC = path.join(ROOT, 'docs/benchmarks.md');

@@ -3,35 +3,17 @@
 // own Prism between the BFF and the API, checked for contract violations at the end.
 import { requestToken } from '@wsc/api-client';
 
-import type { Stack } from '../stack.ts';
 import { expect, saveScreenshot, signIn, test } from '../fixtures.ts';
-import { runProfile, startStack } from '../stack.ts';
+import { useOwnStack } from '../own-stack.ts';
+import { runProfile } from '../stack.ts';
 
-let stack: Stack | undefined;
-
-test.describe.configure({ mode: 'serial' });
-
-function running(): Stack {
-  if (!stack) throw new Error('the rate-limited stack did not start');
-  return stack;
-}
-
-test.beforeAll(async () => {
-  test.setTimeout(150_000);
-  stack = await startStack({
-    name: 'rate-limited',
-    profile: runProfile(),
-    // One token every 100 s: once the test has emptied the bucket, nothing refills it while the
-    // view loads, so the 429 is certain (a faster refill raced the BFF's retries under load).
-    rateLimitRps: 0.01,
-    rateLimitBurst: 30,
-  });
-});
-
-test.afterAll(async () => {
-  await stack?.stop();
-  // Everything the BFF sent through this stack's Prism stayed inside the published contract.
-  expect(stack?.violations() ?? []).toEqual([]);
+const running = useOwnStack({
+  name: 'rate-limited',
+  profile: runProfile(),
+  // One token every 100 s: once the test has emptied the bucket, nothing refills it while the
+  // view loads, so the 429 is certain (a faster refill raced the BFF's retries under load).
+  rateLimitRps: 0.01,
+  rateLimitBurst: 30,
 });
 
 test('429 from the API shows the wait time where it happens', async ({ page, axe, profile }) => {

@@ -171,6 +171,29 @@ describe('3. records carry their handle and audit values under ordinary field na
     );
   });
 
+  it('reads a batch of records by their handle field in one search (the published list form)', async () => {
+    // A bulk run's re-read (ADR 0030): `<handleField>=in=(...)`, which the console's client
+    // sends in the published dialect (`a:b`).
+    const definition = h.deps.workspace.find('apps', 'support-tickets');
+    if (!definition) throw new Error('no support-tickets');
+    const rows = await insertRecords(
+      h.db,
+      definition,
+      [{ Title: 'Batch A' }, { Title: 'Batch B' }, { Title: 'Batch C' }].map((r) => ({
+        ...r,
+        Status: 'Open',
+      })),
+      h.users.admin.email,
+    );
+    const [a, b] = rows.map((row) => row.id);
+    for (const filter of [`Ticket ID=in=${a}:${b}`, `'Ticket ID'=in=${b}:${a}`]) {
+      const page = object(await get(`${TICKETS}?first=2&filter=${encodeURIComponent(filter)}`));
+      const items = page.items as Array<{ data: Record<string, string> }>;
+      expect(items.map((item) => item.data['Ticket ID']).sort(), filter).toEqual([a, b].sort());
+      expect(items[0]?.data.Title, filter).toMatch(/^Batch [AB]$/);
+    }
+  });
+
   it('ignores the hosted names in writes, as system fields are ignored', async () => {
     const res = await h.request('PUT', `${TICKETS}/${ticket}`, {
       token: h.tokens.member,

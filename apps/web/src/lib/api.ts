@@ -16,11 +16,12 @@ export function onUnauthorized(handler: UnauthorizedHandler): void {
   unauthorizedHandler = handler;
 }
 
-function build(profile: Profile): ApiClient {
+function build(profile: Profile, fetchImpl?: typeof fetch): ApiClient {
   return createApiClient({
     baseUrl: '/api/v1',
     headers: { 'X-CSRF': '1' },
     profile,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
     // The BFF already retries idempotent requests upstream; a second layer here would multiply waits.
     retry: false,
     onUnauthorized: (error) => {
@@ -49,4 +50,15 @@ export const api: ApiClient = build('extended');
  */
 export function configureApi(profile: Profile): void {
   if (api.profile !== profile) Object.assign(api, build(profile));
+}
+
+/**
+ * A client like {@link api} (the session's profile, the CSRF header, the same 401 handling) whose
+ * requests go through `fetchImpl`: a bulk run paces and observes its own requests this way.
+ *
+ * @example
+ * const paced = apiWith(pacedFetch(budget));
+ */
+export function apiWith(fetchImpl: typeof fetch): ApiClient {
+  return build(api.profile, fetchImpl);
 }

@@ -5,6 +5,7 @@ import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { SignInForm } from '@/features/auth/components/sign-in-form.tsx';
 
 import { safeRedirect } from './-components/safe-redirect.ts';
+import { startShell } from './-components/start-shell.ts';
 
 const SignInSearchSchema = z.object({
   redirect: z.string().max(4096).optional().catch(undefined),
@@ -31,7 +32,7 @@ function SignInPage() {
   async function handleSignedIn() {
     // A new identity: nothing cached under the previous session may leak into this one.
     queryClient.clear();
-    await queryClient.fetchQuery(sessionQueryOptions());
+    await startShell(queryClient);
     router.history.push(safeRedirect(target));
   }
 

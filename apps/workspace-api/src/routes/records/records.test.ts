@@ -225,6 +225,25 @@ describe('not found and permissions', () => {
   });
 });
 
+describe('reading a batch by handle', () => {
+  it('answers `id=in=(...)` with exactly those records, first = the batch size (ADR 0030)', async () => {
+    const ids: string[] = [];
+    for (const title of ['Batch 1', 'Batch 2', 'Batch 3']) {
+      ids.push(StoredRecordSchema.parse((await create({ Title: title, Status: 'Open' })).json).id);
+    }
+    const wanted = [ids[2] ?? '', ids[0] ?? ''];
+    const res = await h.request(
+      'GET',
+      `${TICKETS}?first=${wanted.length}&filter=${encodeURIComponent(`id=in=(${wanted.join(',')})`)}`,
+      { token: h.tokens.member },
+    );
+    expect(res.status, res.text).toBe(200);
+    const page = RecordPagedListSchema.parse(res.json);
+    expect(page.items.map((item) => item.data.id).sort()).toEqual([...wanted].sort());
+    expect(page.paging.has_next_page).toBe(false);
+  });
+});
+
 describe('search paging', () => {
   it('pages forwards and backwards with cursors, stable by creation, with total', async () => {
     for (let i = 0; i < 7; i += 1)

@@ -1,12 +1,18 @@
-import type { Definition, RecordData, RecordInput, RecordType } from '@wsc/api-client';
-import { isApiError } from '@wsc/api-client';
+import type { ApiClient, Definition, RecordData, RecordType } from '@wsc/api-client';
+import { ApiError, isApiError, recordHandle } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { api } from '@/lib/api.ts';
-import { saveRecord, StaleRecordError } from '@/lib/record-writes.ts';
+import {
+  differences,
+  otherChanges,
+  StaleRecordError,
+  wholeRecordBody,
+} from '@/lib/record-writes.ts';
 
 import type { BulkItem } from '../lib/plan.ts';
 import type { FailureInfo } from '../lib/scheduler.ts';
+import { handleFilter } from '../lib/batches.ts';
 
 /** The API's largest page: fewest requests to collect every match. */
 const PAGE = 1000;
@@ -43,41 +49,78 @@ export async function fetchAllMatching(
   }
 }
 
+/** What the bulk writes need of a definition. */
+type WriteDefinition = Pick<Definition, 'recordType' | 'alias' | 'fields' | 'handleField'>;
+
 /**
- * One record's bulk write. Our API (`etag` capability): a `PUT` of the given fields, which it
- * merges. The hosted API: the record is read again, a field being set that someone changed since
- * the preview fails this record (not the run), and the whole record goes out with the changes
- * (lib/record-writes.ts). On a retry (`item.record` absent) the fresh read is the baseline.
+ * Reads a batch of records again in one published search (`<handle field>=in=(...)`,
+ * `first` = the batch's size) and maps them by handle. The same read fills the BFF's copies of
+ * these records, so their writes need no read of their own there (ADR 0030).
  *
  * @example
- * await bulkUpdate(tickets, { id: 'SUP-1', record }, { Status: 'Open' }, true);
+ * const latest = await readLatest(paced, tickets, [{ id: 'SUP-1' }, { id: 'SUP-2' }]);
+ * latest.get('SUP-1'); // the record as stored now
  */
-export async function bulkUpdate(
-  definition: Pick<Definition, 'recordType' | 'alias' | 'fields' | 'handleField'>,
-  item: BulkItem,
-  fields: RecordInput,
-  serverChecks: boolean,
+export async function readLatest(
+  client: ApiClient,
+  definition: Pick<Definition, 'recordType' | 'alias' | 'handleField'>,
+  batch: readonly BulkItem[],
   signal?: AbortSignal,
-  /** `bulk-run:<id>` for the record history (`bulk-run` when the run could not be kept). */
-  source?: string,
+): Promise<Map<string, RecordData>> {
+  const page = await client.searchRecords(definition.recordType as RecordType, definition.alias, {
+    filter: handleFilter(
+      definition.handleField ?? 'id',
+      batch.map((item) => item.id),
+    ),
+    first: batch.length,
+    signal,
+  });
+  const latest = new Map<string, RecordData>();
+  for (const { data } of page.items) {
+    const id = recordHandle(data, definition);
+    if (id) latest.set(id, data);
+  }
+  return latest;
+}
+
+/**
+ * One record's bulk write, from its batch's fresh read. Our API (`etag` capability): a `PUT` of
+ * the changed fields, which it merges. The hosted API: a field being set that someone changed
+ * since the preview fails this record (not the run), else the whole record goes out with the
+ * changes on top (lib/record-writes.ts), without X-Base-Values: the check was made here. On a
+ * retry (`item.record` absent) the fresh read is the baseline.
+ *
+ * @example
+ * await writeRecord(paced, tickets, { id: 'SUP-1', record }, latest, { Status: 'Open' }, { serverChecks: false });
+ */
+export async function writeRecord(
+  client: ApiClient,
+  definition: WriteDefinition,
+  item: BulkItem,
+  latest: RecordData | undefined,
+  changes: RecordData,
+  options: { serverChecks: boolean; signal?: AbortSignal | undefined; source?: string | undefined },
 ) {
   const recordType = definition.recordType as RecordType;
-  if (serverChecks) {
-    return api.updateRecord(recordType, definition.alias, item.id, fields, { signal, source });
+  const { signal, source } = options;
+  if (options.serverChecks) {
+    return client.updateRecord(recordType, definition.alias, item.id, changes, { signal, source });
   }
-  const base =
-    item.record ?? (await api.getRecord(recordType, definition.alias, item.id, { signal })).record;
-  return saveRecord({
-    recordType,
-    alias: definition.alias,
-    id: item.id,
-    definition,
-    base,
-    changes: fields,
-    etag: undefined,
-    signal,
-    source,
-  });
+  if (!latest) {
+    throw new ApiError({
+      status: 404,
+      code: 'not_found',
+      title: 'Not found when read again',
+      detail: `${item.id} was not among the records read again before the write`,
+    });
+  }
+  const base = item.record ?? latest;
+  const moved = differences(base, latest, changes);
+  if (moved.length > 0) {
+    throw new StaleRecordError(moved, latest, otherChanges(base, latest, changes, definition));
+  }
+  const body = wholeRecordBody(latest, changes, definition);
+  return client.updateRecord(recordType, definition.alias, item.id, body, { signal, source });
 }
 
 /**

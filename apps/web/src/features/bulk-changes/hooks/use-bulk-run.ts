@@ -4,22 +4,27 @@ import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 import { isApiError, MAX_BULK_RUN_RECORDS } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
+import { apiWith } from '@/lib/api.ts';
 import { useCapabilities } from '@/lib/capabilities.ts';
 
 import type { BulkItem, BulkPlan } from '../lib/plan.ts';
 import type { BulkOutcome } from '../lib/scheduler.ts';
-import { bulkUpdate, fetchAllMatching, toFailureInfo } from '../api/bulk-api.ts';
+import { fetchAllMatching, readLatest, toFailureInfo, writeRecord } from '../api/bulk-api.ts';
 import { storeBulkRun } from '../api/bulk-runs-api.ts';
+import { handleBatches } from '../lib/batches.ts';
+import { pacedFetch } from '../lib/paced-fetch.ts';
 import { planBulk } from '../lib/plan.ts';
-import { runBulk } from '../lib/scheduler.ts';
+import { RequestBudget } from '../lib/request-budget.ts';
+import { runInBatches } from '../lib/scheduler.ts';
 
 /** What a bulk change applies to: the checked rows, or everything the filter matches. */
 export type BulkTarget =
   | { kind: 'selected'; records: RecordData[] }
   | { kind: 'filter'; filter: string | undefined; total: number };
 
-/** Requests in flight at once, and the pace: ~18 per second stays under the API's 20/s. */
-export const BULK_CONCURRENCY = 4;
+/** Writes in flight at once: the vendor's own CLI's ceiling (ADR 0030). */
+export const BULK_CONCURRENCY = 5;
+/** The undo's fixed pace (~18 per second under the API's 20/s); the run follows the service. */
 export const BULK_MIN_INTERVAL_MS = 55;
 
 /**
@@ -38,9 +43,10 @@ export type BulkStep =
 
 /**
  * The steps of a bulk change after the form: `preview` reads the records (all that the filter
- * matches, with progress) and plans which will really change; `run` writes them (4 in flight,
- * paced, backing off on 429), collecting one outcome per record, and a retry of the failed ones
- * keeps the other outcomes. `stop` aborts what is in flight; `ran` says whether anything was
+ * matches, with progress) and plans which will really change; `run` reads them again 100 at a
+ * time in one search each and writes them (5 in flight, every request paced by the service's
+ * RateLimit headers or the assumed policy, backing off on 429), collecting one outcome per
+ * record, and a retry of the failed ones keeps the other outcomes. `stop` aborts what is in flight; `ran` says whether anything was
  * written, so the caller refreshes only then.
  *
  * @example
@@ -118,20 +124,17 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
     const kept = previous.filter((o) => !retried.has(o.id));
     setOutcomes(kept);
     setStep({ name: 'running', total: ids.length, offset: kept.length, changes });
-    await runBulk(
-      ids,
-      (item, signal) =>
-        bulkUpdate(
-          definition,
-          item,
-          changes,
-          serverChecks,
-          signal,
-          runId.current ? `bulk-run:${runId.current}` : 'bulk-run',
-        ),
+    const source = runId.current ? `bulk-run:${runId.current}` : 'bulk-run';
+    // One budget per run: every request of it (re-reads and writes) is paced by the service's
+    // RateLimit headers when it sends them, else by the assumed policy (ADR 0030).
+    const client = apiWith(pacedFetch(new RequestBudget()));
+    await runInBatches(
+      handleBatches(ids, definition.handleField ?? 'id'),
+      (batch, signal) => readLatest(client, definition, batch, signal),
+      (item, latest, signal) =>
+        writeRecord(client, definition, item, latest, changes, { serverChecks, signal, source }),
       {
         concurrency: BULK_CONCURRENCY,
-        minIntervalMs: BULK_MIN_INTERVAL_MS,
         signal: controller.signal,
         describe: toFailureInfo,
         onOutcome: (outcome) => setOutcomes((current) => [...current, outcome]),

@@ -1,6 +1,7 @@
-// The bulk-change scheduler: runs one request per item with a bounded number in flight, paced to
-// a steady rate, and backs off for everyone when the API answers 429 (honouring Retry-After).
-// Pure apart from the injected clock and sleep, so tests drive time themselves.
+// The bulk-change scheduler: runs one request per item with a bounded number in flight, optionally
+// paced to a steady rate, and backs off for everyone when the API answers 429 (honouring
+// Retry-After); a run reads its records again batch by batch before writing them
+// (runInBatches). Pure apart from the injected clock and sleep, so tests drive time themselves.
 
 export type BulkOutcome =
   | { id: string; ok: true; attempts: number }
@@ -141,5 +142,88 @@ export async function runBulk<T extends { id: string }>(
   };
 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, lane));
+  return outcomes;
+}
+
+/** How a batch's read ended: what it found, or why its items cannot be written. */
+type BatchRead<L> =
+  | { ok: true; latest: ReadonlyMap<string, L> }
+  | { ok: false; attempts: number; info: FailureInfo | undefined };
+
+/**
+ * Reads one batch, retrying a 429 after its Retry-After (or a doubling back-off) up to
+ * `maxAttempts`; `info` undefined means aborted.
+ */
+async function readBatch<T, L>(
+  batch: readonly T[],
+  read: (batch: readonly T[], signal: AbortSignal | undefined) => Promise<ReadonlyMap<string, L>>,
+  options: SchedulerOptions & { describe: (error: unknown) => FailureInfo },
+): Promise<BatchRead<L>> {
+  const { signal, maxAttempts = 6, baseBackoffMs = 1_000, maxBackoffMs = 60_000 } = options;
+  const wait = options.sleep ?? sleep;
+  for (let attempts = 1; ; attempts++) {
+    if (signal?.aborted) return { ok: false, attempts: attempts - 1, info: undefined };
+    try {
+      return { ok: true, latest: await read(batch, signal) };
+    } catch (error) {
+      if (signal?.aborted) return { ok: false, attempts, info: undefined };
+      const info = options.describe(error);
+      if (info.status !== 429 || attempts >= maxAttempts) return { ok: false, attempts, info };
+      const backoff =
+        info.retryAfter !== undefined
+          ? info.retryAfter * 1_000
+          : baseBackoffMs * 2 ** (attempts - 1);
+      await wait(Math.min(backoff, maxBackoffMs), signal);
+    }
+  }
+}
+
+/**
+ * Runs a bulk change batch by batch: each batch is read again in one request (`read`, which
+ * maps handles to the records as stored now) right before its writes, then written with
+ * {@link runBulk} (`write` gets each item's fresh record, undefined when the read did not return
+ * it). A batch whose read fails settles all its items with the read's reason; after an abort the
+ * rest settle as "Cancelled". Pacing belongs to the requests themselves (paced-fetch.ts), so the
+ * reads count as much as the writes.
+ *
+ * @example
+ * const outcomes = await runInBatches(
+ *   handleBatches(items, 'id'),
+ *   (batch, signal) => readLatest(client, tickets, batch, signal),
+ *   (item, latest, signal) => writeRecord(client, tickets, item, latest, changes, { signal }),
+ *   { concurrency: 5, describe: toFailureInfo },
+ * );
+ */
+export async function runInBatches<T extends { id: string }, L>(
+  batches: ReadonlyArray<readonly T[]>,
+  read: (batch: readonly T[], signal: AbortSignal | undefined) => Promise<ReadonlyMap<string, L>>,
+  write: (item: T, latest: L | undefined, signal: AbortSignal | undefined) => Promise<unknown>,
+  options: SchedulerOptions & { describe: (error: unknown) => FailureInfo },
+): Promise<BulkOutcome[]> {
+  const outcomes: BulkOutcome[] = [];
+  const settle = (outcome: BulkOutcome) => {
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
+  };
+  for (const batch of batches) {
+    const fresh = await readBatch(batch, read, options);
+    if (!fresh.ok) {
+      const reason = fresh.info ? `Could not be read again: ${fresh.info.reason}` : 'Cancelled';
+      for (const item of batch) {
+        settle({
+          id: item.id,
+          ok: false,
+          attempts: fresh.info ? fresh.attempts : 0,
+          reason,
+          status: fresh.info?.status,
+        });
+      }
+      continue;
+    }
+    await runBulk(batch, (item, signal) => write(item, fresh.latest.get(item.id), signal), {
+      ...options,
+      onOutcome: settle,
+    });
+  }
   return outcomes;
 }

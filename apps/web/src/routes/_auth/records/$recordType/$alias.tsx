@@ -14,7 +14,6 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { RecordType } from '@wsc/api-client';
 import { RecordTypeSchema } from '@wsc/api-client';
 
-import type { FilterFieldTypes } from '@/queries/request-filter.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { buttonVariants } from '@/components/ui/button.tsx';
 import { BulkBar } from '@/features/bulk-changes/components/bulk-bar.tsx';
@@ -32,7 +31,6 @@ import {
   RECORD_TYPE_LABELS,
 } from '@/queries/definitions.ts';
 import {
-  holdsRelativeDate,
   recordCountQueryOptions,
   recordKeys,
   recordSearchQueryOptions,
@@ -40,6 +38,7 @@ import {
 import { requestFilter } from '@/queries/request-filter.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
+import { startFirstPageEarly } from './$alias/-components/first-page.ts';
 
 export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
   params: {
@@ -55,6 +54,13 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
   // Only on entering (not when the list is cleared in place), and never blocking on the BFF.
   beforeLoad: async ({ context, params, search, cause }) => {
     if (cause !== 'enter' || Object.values(search).some((v) => v !== undefined)) return;
+    // The plain first page travels alongside the views rather than after them (after sign-in
+    // both are on their way at once); it is wasted only when a default view redirects.
+    startFirstPageEarly(context.queryClient, context.session.capabilities, params, {
+      filter: undefined,
+      sort: undefined,
+      cursor: undefined,
+    });
     const views = await context.queryClient
       .ensureQueryData(savedViewsQueryOptions())
       .catch(() => []);
@@ -73,28 +79,22 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
   loaderDeps: ({ search }) => ({ filter: search.filter, sort: search.sort, cursor: search.cursor }),
   loader: async ({ context, params, deps }) => {
     const { queryClient, session } = context;
-    const firstPage = (fields: FilterFieldTypes) =>
+    // Warm the first page while the route chunk renders; the view reads the same cache entry.
+    // With the definitions not loaded yet (a page load), ask for the page alongside them.
+    const early = startFirstPageEarly(queryClient, session.capabilities, params, deps);
+    const { items } = await queryClient.ensureQueryData(definitionsQueryOptions());
+    const definition = findDefinition(items, params.recordType, params.alias);
+    if (!early && definition && definition.listable !== false) {
       void queryClient.prefetchInfiniteQuery(
         recordSearchQueryOptions(
           params.recordType,
           params.alias,
           deps,
           session.capabilities.sort,
-          fields,
+          definition.fields,
         ),
       );
-    // Warm the first page while the route chunk renders; the view reads the same cache entry.
-    // With the definitions not loaded yet (a page load), ask for the page alongside them rather
-    // than after them when it cannot depend on them: no relative date to resolve against the
-    // fields, and a record type the service lists.
-    const early =
-      queryClient.getQueryData(definitionsQueryOptions().queryKey) === undefined &&
-      !holdsRelativeDate(deps.filter) &&
-      (params.recordType !== 'elements' || session.capabilities.elementLists);
-    if (early) firstPage([]);
-    const { items } = await queryClient.ensureQueryData(definitionsQueryOptions());
-    const definition = findDefinition(items, params.recordType, params.alias);
-    if (!early && definition && definition.listable !== false) firstPage(definition.fields);
+    }
     return { title: definition?.name ?? 'Records' };
   },
   head: ({ loaderData }) => ({
