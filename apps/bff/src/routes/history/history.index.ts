@@ -11,11 +11,14 @@ import { HistoryQuerySchema, RecordHistoryQuerySchema } from '@wsc/api-client/bf
 
 import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';
+import type { Authority } from '../../lib/authority.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { Region } from '../../lib/region.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import type { Visibility } from '../../lib/visible-definitions.ts';
 import type { HistoryFilter, HistoryRow, HistoryStore } from './history.store.ts';
+import { requireAdmin } from '../../lib/authority.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { fieldProblems, ProblemException } from '../../lib/errors.ts';
 import { csrf } from '../../middlewares/csrf.ts';
@@ -47,14 +50,6 @@ const notFound = () =>
     detail: 'No record with this handle that you may read',
   });
 
-/** Administrators only: ADMIN from the API or the operator's identities, never a typed email. */
-function isAdmin(session: SessionRecord): boolean {
-  return (
-    session.user.role === 'ADMIN' &&
-    (session.user.identity === 'api' || session.user.identity === 'operator')
-  );
-}
-
 function page(rows: HistoryRow[], first: number): HistoryPage {
   const items = rows.slice(0, first).map(toEntry);
   return { items, next: rows.length > first ? (items.at(-1)?.id ?? null) : null };
@@ -64,15 +59,19 @@ function page(rows: HistoryRow[], first: number): HistoryPage {
  * The `/bff/history` router (mounted under `/bff`).
  *
  * @example
- * app.route('/bff', createHistoryRouter({ config, sessions, api, history }));
+ * app.route('/bff', createHistoryRouter({ config, sessions, api, history, authority, visibility }));
  */
 export function createHistoryRouter(deps: {
   config: BffConfig;
   sessions: Sessions;
   api: SessionApi;
   history: HistoryStore;
+  /** Who is an administrator now (ADMIN from the API or the identities file, never a typed email). */
+  authority: Authority;
+  /** What the session may see: the per-record route and a hosted administrator's log use it. */
+  visibility: Visibility;
 }) {
-  const { config, api, history } = deps;
+  const { config, api, history, authority, visibility } = deps;
   const router = createRouter();
   router.use(
     '/history/*',
@@ -89,17 +88,26 @@ export function createHistoryRouter(deps: {
     return { session, region };
   };
 
-  /** The administrators' query, checked: 403 for anyone else, 400 naming a bad parameter. */
-  const adminQuery = (c: Context<AppEnv>) => {
-    const { session } = scope(c);
-    if (!isAdmin(session)) {
-      throw new ProblemException({
-        status: 403,
-        code: 'forbidden',
-        title: 'Forbidden',
-        detail: 'Only administrators may read the whole history',
-      });
+  // The role is the one the API or the identities file gives now (at most a minute old).
+  const adminOnly = requireAdmin(authority, api, 'Only administrators may read the whole history');
+
+  /**
+   * Hosted: the administrator's log holds only definitions their credential may read upstream
+   * (the identities file makes admins of the console, not of the service). Extended: an API
+   * ADMIN may read everything.
+   */
+  const adminDefinitions = async (session: SessionRecord) => {
+    if (session.profile !== 'hosted') return undefined;
+    try {
+      return await visibility.definitions(session);
+    } catch (error) {
+      throw await api.failure(error, session);
     }
+  };
+
+  /** The administrators' query, checked: 400 naming a bad parameter. */
+  const adminQuery = async (c: Context<AppEnv>) => {
+    const { session } = scope(c);
     const parsed = HistoryQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validation(parsed.error.issues);
     const q = parsed.data;
@@ -109,18 +117,19 @@ export function createHistoryRouter(deps: {
       alias: q.alias,
       from: q.from === undefined ? undefined : Date.parse(q.from),
       to: q.to === undefined ? undefined : Date.parse(q.to),
+      definitions: await adminDefinitions(session),
     };
     return { region: session.region, filter, after: q.after, first: q.first ?? DEFAULT_PAGE };
   };
 
-  router.get('/history', async (c) => {
-    const q = adminQuery(c);
+  router.get('/history', adminOnly, async (c) => {
+    const q = await adminQuery(c);
     const rows = await history.search(q.region, q.filter, { after: q.after, first: q.first + 1 });
     return c.json(page(rows, q.first), 200, noStore);
   });
 
-  router.get('/history/export.csv', (c) => {
-    const q = adminQuery(c);
+  router.get('/history/export.csv', adminOnly, async (c) => {
+    const q = await adminQuery(c);
     const batches = async function* () {
       let after = q.after;
       for (;;) {
@@ -151,6 +160,17 @@ export function createHistoryRouter(deps: {
     const id = c.req.param('id');
     const parsed = RecordHistoryQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validation(parsed.error.issues);
+    // Hosted: a definition the session may not see has no history for it (the description
+    // names every type; extended, the upstream's read below decides alone).
+    if (session.profile === 'hosted') {
+      let sees: boolean;
+      try {
+        sees = await visibility.sees(session, recordType.data, alias);
+      } catch (error) {
+        throw await api.failure(error, session);
+      }
+      if (!sees) throw notFound();
+    }
     // The record's history is the record's: whoever cannot read it (404 or 403 upstream) gets a 404.
     try {
       await api.run(

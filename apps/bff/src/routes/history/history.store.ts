@@ -9,6 +9,7 @@ import type { HistoryEntry, HistoryKind } from '@wsc/api-client/bff-history';
 
 import type { BffDatabase, RecordHistoryTable } from '../../db/schema.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
+import { inDefinitions } from '../../db/in-definitions.ts';
 
 /** A kept value's JSON text at most; a longer one is cut and marked (see {@link boundedValue}). */
 export const MAX_HISTORY_VALUE_CHARS = 2_000;
@@ -85,6 +86,8 @@ export type HistoryFilter = {
   alias?: string | undefined;
   from?: number | undefined;
   to?: number | undefined;
+  /** Only these definitions (a hosted administrator's visible ones); none given: all. */
+  definitions?: readonly { recordType: string; alias: string }[] | undefined;
 };
 
 /** Sweep at most this often per process: a write does not pay for a delete every time. */
@@ -182,6 +185,10 @@ export function historyStore(db: Kysely<BffDatabase>, options: { retentionMs: nu
       if (filter.alias !== undefined) query = query.where('alias', '=', filter.alias);
       if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
       if (filter.to !== undefined) query = query.where('at', '<', filter.to);
+      const definitions = filter.definitions;
+      if (definitions !== undefined) {
+        query = query.where(inDefinitions(definitions));
+      }
       if (page.after) query = query.where('id', '<', sql<string>`${page.after}::bigint`);
       return query.orderBy('id', 'desc').limit(page.first).execute();
     },

@@ -1,0 +1,89 @@
+// How often presence may change (ADR 0023, 0027): per stream (a window, as before) and per person
+// (a token bucket over all their streams), in memory per instance. The hub asks only after it has
+// checked that the stream is the caller's own, so a foreign or made-up connection id never gets a
+// bucket, and buckets past the bound push out the oldest rather than going unlimited.
+import type { Clock } from '../../lib/clock.ts';
+import type { LiveEventsConfig } from '../../lib/config.ts';
+import type { Rate } from '../../lib/token-bucket.ts';
+import { ProblemException } from '../../lib/errors.ts';
+import { tokenBuckets } from '../../lib/token-bucket.ts';
+
+/** Windows and buckets kept at most (far above the streams and people one instance serves). */
+const MAX_KEYS = 10_000;
+
+function rateLimited(detail: string, seconds: number): ProblemException {
+  return new ProblemException({
+    status: 429,
+    code: 'rate_limited',
+    title: 'Too Many Requests',
+    detail,
+    headers: { 'retry-after': String(Math.max(1, seconds)) },
+  });
+}
+
+/**
+ * The limiter.
+ *
+ * @example
+ * const limits = presenceLimits({ clock, perStream: config.presencePuts, perPerson: { ratePerSecond: 2, burst: 20 } });
+ * limits.take(session.ownerId, input.connectionId); // throws 429 past either limit
+ */
+export function presenceLimits(deps: {
+  clock: Clock;
+  perStream: LiveEventsConfig['presencePuts'];
+  perPerson: Rate;
+}) {
+  const { clock, perStream } = deps;
+  const windows = new Map<string, { start: number; count: number }>();
+  const people = tokenBuckets({ clock, rate: deps.perPerson, maxKeys: MAX_KEYS });
+
+  return {
+    /** Counts one change of `connectionId` by `ownerId`, or throws 429 with Retry-After. */
+    take(ownerId: string, connectionId: string): void {
+      const now = clock.now();
+      let window = windows.get(connectionId);
+      if (!window || now - window.start >= perStream.windowMs) {
+        window = { start: now, count: 0 };
+      }
+      if (window.count >= perStream.max) {
+        throw rateLimited(
+          `At most ${perStream.max} presence changes per stream in ${perStream.windowMs / 1000} s`,
+          Math.ceil((window.start + perStream.windowMs - now) / 1000),
+        );
+      }
+      const wait = people.take(ownerId);
+      if (wait > 0) {
+        throw rateLimited(
+          `At most ${deps.perPerson.ratePerSecond} presence changes per second per person`,
+          wait,
+        );
+      }
+      window.count += 1;
+      windows.delete(connectionId);
+      windows.set(connectionId, window);
+      while (windows.size > MAX_KEYS) {
+        const oldest = windows.keys().next();
+        if (oldest.done) break;
+        windows.delete(oldest.value);
+      }
+    },
+
+    /** The stream ended: its window goes. */
+    forget(connectionId: string): void {
+      windows.delete(connectionId);
+    },
+
+    /** Drops windows that have passed (the hub calls it at each heartbeat). */
+    prune(): void {
+      const now = clock.now();
+      for (const [id, window] of windows) {
+        if (now - window.start >= perStream.windowMs) windows.delete(id);
+      }
+    },
+
+    /** Per-stream windows held now (the hub's stats). */
+    streamWindows: () => windows.size,
+  };
+}
+
+export type PresenceLimits = ReturnType<typeof presenceLimits>;
