@@ -20,7 +20,7 @@ import { ProblemException } from './lib/errors.ts';
 import { identitiesSource } from './lib/identities-source.ts';
 import { createLogger } from './lib/logger.ts';
 import { createBffMetrics } from './lib/metrics.ts';
-import { sessionsOverCap } from './lib/person-sessions.ts';
+import { sessionsOverCap, signInRate } from './lib/person-sessions.ts';
 import { createProfileDetector } from './lib/profiles.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
 import { createRecordChangeBus } from './lib/record-changes.ts';
@@ -111,10 +111,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       });
     });
   // Signing out ends the session's event streams at once, on every instance; a sign-in past the
-  // person's cap ends their oldest sessions the same way (ADR 0027).
+  // person's cap ends their oldest sessions the same way, and sign-ins have a rate per person
+  // (ADR 0027).
+  const signIns = signInRate({ clock, rate: config.fairness.signInsPerPerson });
   const sessions: Sessions = {
     ...baseSessions,
     async create(input) {
+      signIns.admit(input.region, input.ownerId);
       const created = await baseSessions.create(input);
       const { ownerId, idHash } = created.record;
       const max = config.fairness.sessionsPerPerson;

@@ -1,10 +1,39 @@
 // Sessions per person (ADR 0027): one owner id holds at most a configured number of sessions,
 // across every instance on the store. A sign-in past it ends that person's oldest sessions rather
 // than refusing the sign-in: someone who lost a browser's cookies can always sign in again, and
-// what a repeated sign-in costs falls on the person doing it.
+// what a repeated sign-in costs falls on the person doing it. Sign-ins themselves have a rate per
+// person, counted once the upstream has said who signs in (so nobody can use up someone else's).
 import type { Kysely } from 'kysely';
 
 import type { BffDatabase } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import type { Rate } from './token-bucket.ts';
+import { ProblemException } from './errors.ts';
+import { tokenBuckets } from './token-bucket.ts';
+
+/**
+ * The sign-in rate per person (per instance): `admit` throws 429 with Retry-After past it.
+ *
+ * @example
+ * const signIns = signInRate({ clock, rate: { ratePerSecond: 1 / 3, burst: 20 } });
+ * signIns.admit(record.region, record.ownerId);
+ */
+export function signInRate(deps: { clock: Clock; rate: Rate }) {
+  const buckets = tokenBuckets({ clock: deps.clock, rate: deps.rate, maxKeys: 50_000 });
+  return {
+    admit(region: string, ownerId: string): void {
+      const wait = buckets.take(`${region}\u0000${ownerId}`);
+      if (wait === 0) return;
+      throw new ProblemException({
+        status: 429,
+        code: 'sign_in_rate_limited',
+        title: 'Too Many Requests',
+        detail: 'You signed in too often just now; try again shortly',
+        headers: { 'retry-after': String(wait) },
+      });
+    },
+  };
+}
 
 /**
  * The person's sessions past the newest `max` (the one just created, `keep`, always stays):

@@ -32,7 +32,7 @@ import { historyStore } from '../routes/history/history.store.ts';
 import { defaultConfig, regionFor } from './config.ts';
 import { createRecordChangeBus } from './record-changes.ts';
 import { SESSION_COOKIE } from './sessions.ts';
-import { VISIBLE_RETRY_MS } from './visible-definitions.ts';
+import { VISIBLE_RETRY_MS, VISIBLE_TTL_MS } from './visible-definitions.ts';
 
 const definition = (recordType: Definition['recordType'], alias: string): Definition => ({
   recordType,
@@ -230,6 +230,8 @@ describe('hosted: what the session may read upstream', () => {
 
   it('hides a definition whose probe fails, and asks again soon (closed, never open)', async () => {
     adminRefundsStatus = 503;
+    // Answers are kept per person: the administrator's from the test before has to expire.
+    h.clock.advance(VISIBLE_TTL_MS);
     const cookie = await signIn(h, false);
     const s = await openEventStream(base, headersFor(cookie));
     try {
@@ -309,6 +311,7 @@ describe('hosted: what the session may read upstream', () => {
     expect(await log(admin)).toContain(marker);
     // An administrator of the console whose credential may not read refunds upstream.
     adminRefundsStatus = 403;
+    h.clock.advance(VISIBLE_TTL_MS);
     const limited = await signIn(h, false);
     try {
       expect(await log(limited)).not.toContain(marker);

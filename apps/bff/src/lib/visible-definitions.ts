@@ -29,7 +29,8 @@ export const VISIBLE_RETRY_MS = 10_000;
 /** Probes of one session run at most this many at a time. */
 const PROBE_CONCURRENCY = 4;
 
-const MAX_SESSIONS = 10_000;
+/** People whose answers are kept at most (the oldest go first). */
+const MAX_PEOPLE = 10_000;
 
 /** One session's answer; `ttlMs`: how long it may be trusted (shorter when a probe failed). */
 export type Visible = {
@@ -137,7 +138,7 @@ export function createVisibility(deps: {
   const cache = coalescedCache<Visible>({
     clock,
     ttlMs: VISIBLE_TTL_MS,
-    maxEntries: MAX_SESSIONS,
+    maxEntries: MAX_PEOPLE,
     ttlOf: (visible) => visible.ttlMs,
   });
 
@@ -157,8 +158,14 @@ export function createVisibility(deps: {
     return answer(definitions, false);
   };
 
+  // Kept per person (owner id and region): every session of one person may read the same, so a
+  // person who signs in again and again costs one answer, not one per session.
   const visible = (session: SessionRecord, options: { fresh?: boolean } = {}) =>
-    cache.get(session.idHash, () => load(session), options.fresh ? { maxAgeMs: 0 } : {});
+    cache.get(
+      [session.region, session.profile, session.ownerId].join('\u0000'),
+      () => load(session),
+      options.fresh ? { maxAgeMs: 0 } : {},
+    );
 
   return {
     definitions: async (session, options) => (await visible(session, options)).definitions,

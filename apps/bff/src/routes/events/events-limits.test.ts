@@ -186,6 +186,18 @@ describe('sessions per person', () => {
   });
 });
 
+describe('sign-ins per person', () => {
+  it('answer 429 with Retry-After past the rate; another person still signs in', async () => {
+    const { h } = await instance({ signInsPerPerson: { ratePerSecond: 0.01, burst: 2 } });
+    await signIn(h);
+    await signIn(h);
+    const refused = await h.login({ region: 'eu' });
+    await expectTooMany(refused.res);
+    expect(refused.cookie).toBe('');
+    await signIn(h, true);
+  });
+});
+
 describe('presence', () => {
   it('is limited per person across all their streams; another person is not held back', async () => {
     const { h, base } = await instance({ presencePerPerson: { ratePerSecond: 0.01, burst: 3 } });

@@ -451,13 +451,15 @@ export function createLiveHub(deps: {
     },
 
     /**
-     * Sets what one of the session's streams shows. In this order, so that nothing is counted
-     * or asked upstream for a stream that is not the caller's: 404 when the stream is not the
-     * session's (or gone); 429 past the stream's or the person's rate; 404 when the definition
-     * is not one the session sees, or the record does not exist or is not the session's to read.
+     * Sets what one of the session's streams shows. In this order, so that a refused flood costs
+     * no store query and nothing is counted or asked upstream for a stream that is not the
+     * caller's: 429 past the person's rate; 404 when the stream is not the session's (or gone);
+     * 429 past the stream's rate; 404 when the definition is not one the session sees, or the
+     * record does not exist or is not the session's to read.
      */
     async setPresence(session: SessionRecord, input: PresenceInput): Promise<void> {
       const now = clock.now();
+      limits.takePerson(session.ownerId);
       const row = await presence.owned(input.connectionId, session.idHash, now);
       if (!row) {
         throw notFound(
@@ -466,7 +468,7 @@ export function createLiveHub(deps: {
           'Not a live stream of this session',
         );
       }
-      limits.take(session.ownerId, input.connectionId);
+      limits.takeStream(input.connectionId);
       const record = input.record;
       if (record) {
         const keys = await this.visibleTo(session);

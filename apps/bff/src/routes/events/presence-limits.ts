@@ -1,7 +1,8 @@
-// How often presence may change (ADR 0023, 0027): per stream (a window, as before) and per person
-// (a token bucket over all their streams), in memory per instance. The hub asks only after it has
-// checked that the stream is the caller's own, so a foreign or made-up connection id never gets a
-// bucket, and buckets past the bound push out the oldest rather than going unlimited.
+// How often presence may change (ADR 0023, 0027): per person (a token bucket over all their
+// streams, keyed by the session's owner id) and per stream (a window, as before), in memory per
+// instance. The stream's window is counted only once the hub has checked that the stream is the
+// caller's own, so a foreign or made-up connection id never gets one; windows past the bound push
+// out the oldest rather than going unlimited.
 import type { Clock } from '../../lib/clock.ts';
 import type { LiveEventsConfig } from '../../lib/config.ts';
 import type { Rate } from '../../lib/token-bucket.ts';
@@ -26,7 +27,8 @@ function rateLimited(detail: string, seconds: number): ProblemException {
  *
  * @example
  * const limits = presenceLimits({ clock, perStream: config.presencePuts, perPerson: { ratePerSecond: 2, burst: 20 } });
- * limits.take(session.ownerId, input.connectionId); // throws 429 past either limit
+ * limits.takePerson(session.ownerId); // throws 429 past the person's rate
+ * limits.takeStream(input.connectionId); // once the stream is known to be theirs
  */
 export function presenceLimits(deps: {
   clock: Clock;
@@ -38,8 +40,26 @@ export function presenceLimits(deps: {
   const people = tokenBuckets({ clock, rate: deps.perPerson, maxKeys: MAX_KEYS });
 
   return {
-    /** Counts one change of `connectionId` by `ownerId`, or throws 429 with Retry-After. */
-    take(ownerId: string, connectionId: string): void {
+    /**
+     * Counts one change by the person, or throws 429 with Retry-After. Keyed by the session's
+     * own owner id (never by anything the request names), so it may come before the stream's
+     * ownership is read: a refused flood then costs no store query.
+     */
+    takePerson(ownerId: string): void {
+      const wait = people.take(ownerId);
+      if (wait > 0) {
+        throw rateLimited(
+          `At most ${deps.perPerson.ratePerSecond} presence changes per second per person`,
+          wait,
+        );
+      }
+    },
+
+    /**
+     * Counts one change of the stream, or throws 429. Only for a stream known to be the
+     * caller's: a foreign or made-up id never gets a window.
+     */
+    takeStream(connectionId: string): void {
       const now = clock.now();
       let window = windows.get(connectionId);
       if (!window || now - window.start >= perStream.windowMs) {
@@ -49,13 +69,6 @@ export function presenceLimits(deps: {
         throw rateLimited(
           `At most ${perStream.max} presence changes per stream in ${perStream.windowMs / 1000} s`,
           Math.ceil((window.start + perStream.windowMs - now) / 1000),
-        );
-      }
-      const wait = people.take(ownerId);
-      if (wait > 0) {
-        throw rateLimited(
-          `At most ${deps.perPerson.ratePerSecond} presence changes per second per person`,
-          wait,
         );
       }
       window.count += 1;

@@ -1,8 +1,8 @@
 // Presence names a record only if it exists and the session may read it (ADR 0027): otherwise
 // anyone could raise "X is editing" on any id, one that does not exist yet included. Asked of the
 // upstream with the session's own token (`GET /{type}/{alias}/{id}`, as the history's per-record
-// route does), and the answer kept a minute per session and record, so a tab that goes back and
-// forth between records costs one read per record.
+// route does), and the answer kept a minute per person and record, so a tab that goes back and
+// forth between records, or a person who signs in again, costs one read per record.
 import type { PresenceRecord } from '@wsc/api-client/bff-events';
 import { isApiError } from '@wsc/api-client';
 
@@ -33,7 +33,14 @@ export function recordReadable(deps: { api: SessionApi; config: BffConfig; clock
     ttlOf: (readable) => (readable ? READABLE_TTL_MS : UNREADABLE_TTL_MS),
   });
   return (session: SessionRecord, record: PresenceRecord): Promise<boolean> => {
-    const key = [session.idHash, record.recordType, record.alias, record.recordId].join('\u0000');
+    // Per person: all their sessions may read the same records.
+    const key = [
+      session.region,
+      session.ownerId,
+      record.recordType,
+      record.alias,
+      record.recordId,
+    ].join('\u0000');
     return cache.get(key, async () => {
       const region = deps.config.regions.find((r) => r.id === session.region);
       if (!region) return false;
