@@ -26,7 +26,7 @@ import {
   OTHER_CLIENT_SECRET,
   startFakeUpstream,
 } from '../../../test/fake-upstream.ts';
-import { createHarness, FAIRNESS_OFF } from '../../../test/harness.ts';
+import { createHarness, FAIRNESS_OFF, testStore } from '../../../test/harness.ts';
 import { defaultConfig, regionFor } from '../../lib/config.ts';
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
 
@@ -64,7 +64,9 @@ const streams: EventStream[] = [];
 beforeAll(async () => {
   upstream = await startFakeUpstream({ mode: 'hosted' });
   upstream.route = route;
-});
+  // The shared store starts here (seconds on a busy machine), not in the first test.
+  await testStore();
+}, 120_000);
 afterAll(async () => {
   for (const s of streams) s.close();
   await Promise.all(harnesses.map((h) => h.close()));

@@ -48,7 +48,7 @@ export function eventsHandlers(deps: {
       const admission = hub.admit(session);
       let personal: () => void;
       try {
-        personal = await deps.personStreams.admit(session);
+        personal = await deps.personStreams.admit(session, hub.streamsOf(session.ownerId));
       } catch (error) {
         admission.release();
         throw error;

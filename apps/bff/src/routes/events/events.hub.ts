@@ -498,6 +498,11 @@ export function createLiveHub(deps: {
       await notify(`s:${sessionHash}`).catch(warn('session end notify failed'));
     },
 
+    /** The person's streams open on this instance (the per-person cap reads it first). */
+    streamsOf(ownerId: string): number {
+      return [...streams.values()].filter((s) => s.session.ownerId === ownerId).length;
+    },
+
     /** What is held now (tests and the bench check nothing is left behind). */
     stats() {
       return {

@@ -9,13 +9,23 @@ import type { SessionRecord } from '../../db/store.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { ProblemException } from '../../lib/errors.ts';
 
+function tooMany(max: number): ProblemException {
+  return new ProblemException({
+    status: 429,
+    code: 'too_many_streams',
+    title: 'Too Many Requests',
+    detail: `At most ${max} event streams per person (all sessions and servers)`,
+    headers: { 'retry-after': '10' },
+  });
+}
+
 /**
  * The limiter. `admit` resolves to a release, to call once the stream's presence row exists
  * (from then on the table counts it) or when opening failed.
  *
  * @example
  * const limit = personStreams({ db: store.db, clock, max: 12 });
- * const release = await limit.admit(session); // throws 429 past the cap
+ * const release = await limit.admit(session, hub.streamsOf(session.ownerId)); // 429 past the cap
  */
 export function personStreams(deps: { db: Kysely<BffDatabase>; clock: Clock; max: number }) {
   const opening = new Map<string, number>();
@@ -37,9 +47,14 @@ export function personStreams(deps: { db: Kysely<BffDatabase>; clock: Clock; max
   };
 
   return {
-    async admit(session: SessionRecord): Promise<() => void> {
+    /**
+     * Takes a slot of the person or throws 429. `here`: the person's streams open on this
+     * instance, which alone may already fill the cap (then no count is read from the store).
+     */
+    async admit(session: SessionRecord, here: number): Promise<() => void> {
       if (deps.max <= 0) return () => undefined;
       const owner = session.ownerId;
+      if (here + (opening.get(owner) ?? 0) >= deps.max) throw tooMany(deps.max);
       // Counted before the await, so that this instance's concurrent opens see each other.
       opening.set(owner, (opening.get(owner) ?? 0) + 1);
       let held = true;
@@ -49,15 +64,7 @@ export function personStreams(deps: { db: Kysely<BffDatabase>; clock: Clock; max
         release(owner);
       };
       try {
-        if ((await live(owner)) + (opening.get(owner) ?? 0) > deps.max) {
-          throw new ProblemException({
-            status: 429,
-            code: 'too_many_streams',
-            title: 'Too Many Requests',
-            detail: `At most ${deps.max} event streams per person (all sessions and servers)`,
-            headers: { 'retry-after': '10' },
-          });
-        }
+        if ((await live(owner)) + (opening.get(owner) ?? 0) > deps.max) throw tooMany(deps.max);
       } catch (error) {
         done();
         throw error;
