@@ -113,11 +113,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Signing out ends the session's event streams at once, on every instance; a sign-in past the
   // person's cap ends their oldest sessions the same way, and sign-ins have a rate per person
   // (ADR 0027).
-  const signIns = signInRate({ clock, rate: config.fairness.signInsPerPerson });
+  const signIns = signInRate({ clock, rate: config.fairness.signInsPerCredential });
   const sessions: Sessions = {
     ...baseSessions,
     async create(input) {
-      signIns.admit(input.region, input.ownerId);
+      signIns.admit(input.region, input.clientId);
       const created = await baseSessions.create(input);
       const { ownerId, idHash } = created.record;
       const max = config.fairness.sessionsPerPerson;
@@ -209,6 +209,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       logger,
       profiles,
       tokenStyles,
+      signIns,
     }),
   );
   app.route(

@@ -129,9 +129,9 @@ export const EnvSchema = z.object({
   BFF_PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(60_000).default(20_000),
   /** Sessions one person holds at most (0: no limit); a sign-in past it ends their oldest. */
   BFF_MAX_SESSIONS_PER_PERSON: z.coerce.number().int().min(0).default(10),
-  /** Sign-ins per minute one person may make, and the burst above it (rate 0: no limit). */
-  BFF_SIGN_INS_PER_MINUTE_PER_PERSON: z.coerce.number().min(0).default(20),
-  BFF_SIGN_IN_BURST_PER_PERSON: positiveInt.default(20),
+  /** Sign-ins per minute one credential may make, and the burst above it (rate 0: no limit). */
+  BFF_SIGN_INS_PER_MINUTE_PER_CREDENTIAL: z.coerce.number().min(0).default(20),
+  BFF_SIGN_IN_BURST_PER_CREDENTIAL: positiveInt.default(20),
   /** Live event streams one person holds at most on all instances together (0: no limit). */
   BFF_MAX_STREAMS_PER_PERSON: z.coerce.number().int().min(0).default(12),
   /** Presence changes per second one person may make, and the burst above it (rate 0: no limit). */

@@ -23,7 +23,7 @@ export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
 /** The per-person limits, all off (tests of one limit turn that one on). */
 export const FAIRNESS_OFF = {
   sessionsPerPerson: 0,
-  signInsPerPerson: { ratePerSecond: 0, burst: 1 },
+  signInsPerCredential: { ratePerSecond: 0, burst: 1 },
   streamsPerPerson: 0,
   presencePerPerson: { ratePerSecond: 0, burst: 1 },
   requestsPerSession: { ratePerSecond: 0, burst: 1 },

@@ -80,8 +80,8 @@ export type BffConfig = {
 export type FairnessLimits = {
   /** Sessions one person holds at most; a sign-in past it ends their oldest session. */
   sessionsPerPerson: number;
-  /** Sign-ins one person may make (checked once the upstream has said who they are). */
-  signInsPerPerson: Rate;
+  /** Sign-ins one credential (region and client id) may make; counted once the secret was taken. */
+  signInsPerCredential: Rate;
   /** Event streams one person holds at most, on every instance together (the presence table). */
   streamsPerPerson: number;
   /** Presence changes one person may make (all their streams), per instance. */
@@ -218,7 +218,7 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
       // A person with a laptop, a phone and a few browsers; past it their oldest session ends.
       sessionsPerPerson: 10,
       // Far above a person's day (and an end-to-end suite's pace); bounds sign-in churn.
-      signInsPerPerson: { ratePerSecond: 20 / 60, burst: 20 },
+      signInsPerCredential: { ratePerSecond: 20 / 60, burst: 20 },
       // Two sessions' worth of tabs (6 each).
       streamsPerPerson: 12,
       // Opening records in triage is a few a second at most; the burst covers a page of tabs.
@@ -283,9 +283,9 @@ export function configFromEnv(env: Env): BffConfig {
     },
     fairness: {
       sessionsPerPerson: env.BFF_MAX_SESSIONS_PER_PERSON,
-      signInsPerPerson: {
-        ratePerSecond: env.BFF_SIGN_INS_PER_MINUTE_PER_PERSON / 60,
-        burst: env.BFF_SIGN_IN_BURST_PER_PERSON,
+      signInsPerCredential: {
+        ratePerSecond: env.BFF_SIGN_INS_PER_MINUTE_PER_CREDENTIAL / 60,
+        burst: env.BFF_SIGN_IN_BURST_PER_CREDENTIAL,
       },
       streamsPerPerson: env.BFF_MAX_STREAMS_PER_PERSON,
       presencePerPerson: {

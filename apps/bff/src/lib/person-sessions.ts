@@ -2,7 +2,9 @@
 // across every instance on the store. A sign-in past it ends that person's oldest sessions rather
 // than refusing the sign-in: someone who lost a browser's cookies can always sign in again, and
 // what a repeated sign-in costs falls on the person doing it. Sign-ins themselves have a rate per
-// person, counted once the upstream has said who signs in (so nobody can use up someone else's).
+// credential (region and client id): looked at before the upstream is asked, so a credential
+// past its rate costs neither a token call nor a session, but counted only once the upstream has
+// taken the secret, so nobody can use up someone else's with a wrong one.
 import type { Kysely } from 'kysely';
 
 import type { BffDatabase } from '../db/schema.ts';
@@ -11,29 +13,40 @@ import type { Rate } from './token-bucket.ts';
 import { ProblemException } from './errors.ts';
 import { tokenBuckets } from './token-bucket.ts';
 
+function tooOften(wait: number): ProblemException {
+  return new ProblemException({
+    status: 429,
+    code: 'sign_in_rate_limited',
+    title: 'Too Many Requests',
+    detail: 'This credential signed in too often just now; try again shortly',
+    headers: { 'retry-after': String(wait) },
+  });
+}
+
 /**
- * The sign-in rate per person (per instance): `admit` throws 429 with Retry-After past it.
+ * The sign-in rate per credential (per instance). `check` (before the upstream is asked) and
+ * `admit` (once it took the secret) throw 429 with Retry-After past it; only `admit` counts.
  *
  * @example
  * const signIns = signInRate({ clock, rate: { ratePerSecond: 1 / 3, burst: 20 } });
- * signIns.admit(record.region, record.ownerId);
+ * signIns.check(region.id, input.clientId);
  */
 export function signInRate(deps: { clock: Clock; rate: Rate }) {
   const buckets = tokenBuckets({ clock: deps.clock, rate: deps.rate, maxKeys: 50_000 });
+  const key = (region: string, clientId: string) => `${region}\u0000${clientId}`;
   return {
-    admit(region: string, ownerId: string): void {
-      const wait = buckets.take(`${region}\u0000${ownerId}`);
-      if (wait === 0) return;
-      throw new ProblemException({
-        status: 429,
-        code: 'sign_in_rate_limited',
-        title: 'Too Many Requests',
-        detail: 'You signed in too often just now; try again shortly',
-        headers: { 'retry-after': String(wait) },
-      });
+    check(region: string, clientId: string): void {
+      const wait = buckets.peek(key(region, clientId));
+      if (wait > 0) throw tooOften(wait);
+    },
+    admit(region: string, clientId: string): void {
+      const wait = buckets.take(key(region, clientId));
+      if (wait > 0) throw tooOften(wait);
     },
   };
 }
+
+export type SignInRate = ReturnType<typeof signInRate>;
 
 /**
  * The person's sessions past the newest `max` (the one just created, `keep`, always stays):

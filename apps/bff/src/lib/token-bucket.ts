@@ -8,6 +8,8 @@ export type Rate = { ratePerSecond: number; burst: number };
 export type TokenBuckets = {
   /** Takes one token of `key`'s bucket: 0 when taken, else whole seconds until one is there. */
   take(key: string): number;
+  /** What `take` would answer, taking nothing. */
+  peek(key: string): number;
   /** Keys with a bucket now. */
   size(): number;
 };
@@ -23,14 +25,25 @@ export type TokenBuckets = {
 export function tokenBuckets(options: { clock: Clock; rate: Rate; maxKeys: number }): TokenBuckets {
   const { clock, rate, maxKeys } = options;
   const buckets = new Map<string, { tokens: number; at: number }>();
+  /** The bucket as it is now (refilled for the time since it was last used). */
+  const refilled = (key: string) => {
+    const now = clock.now();
+    const bucket = buckets.get(key) ?? { tokens: rate.burst, at: now };
+    const elapsed = Math.max(0, now - bucket.at) / 1000;
+    return {
+      tokens: Math.min(rate.burst, bucket.tokens + elapsed * rate.ratePerSecond),
+      at: now,
+    };
+  };
+  const wait = (tokens: number) =>
+    tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / rate.ratePerSecond));
   return {
+    peek(key) {
+      return rate.ratePerSecond <= 0 ? 0 : wait(refilled(key).tokens);
+    },
     take(key) {
       if (rate.ratePerSecond <= 0) return 0;
-      const now = clock.now();
-      const bucket = buckets.get(key) ?? { tokens: rate.burst, at: now };
-      const elapsed = Math.max(0, now - bucket.at) / 1000;
-      bucket.tokens = Math.min(rate.burst, bucket.tokens + elapsed * rate.ratePerSecond);
-      bucket.at = now;
+      const bucket = refilled(key);
       // Re-inserted on every use: the map's first key is the least recently used.
       buckets.delete(key);
       buckets.set(key, bucket);
@@ -39,11 +52,9 @@ export function tokenBuckets(options: { clock: Clock; rate: Rate; maxKeys: numbe
         if (oldest.done) break;
         buckets.delete(oldest.value);
       }
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return 0;
-      }
-      return Math.max(1, Math.ceil((1 - bucket.tokens) / rate.ratePerSecond));
+      const seconds = wait(bucket.tokens);
+      if (seconds === 0) bucket.tokens -= 1;
+      return seconds;
     },
     size: () => buckets.size,
   };

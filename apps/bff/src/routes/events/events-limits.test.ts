@@ -188,14 +188,20 @@ describe('sessions per person', () => {
   });
 });
 
-describe('sign-ins per person', () => {
-  it('answer 429 with Retry-After past the rate; another person still signs in', async () => {
-    const { h } = await instance({ signInsPerPerson: { ratePerSecond: 0.01, burst: 2 } });
+describe('sign-ins per credential', () => {
+  it('answer 429 with Retry-After past the rate, before the upstream is asked; a wrong secret counts nothing; another credential still signs in', async () => {
+    const { h } = await instance({ signInsPerCredential: { ratePerSecond: 0.01, burst: 2 } });
+    // Someone else's wrong secrets use up nothing of this credential's rate.
+    for (let i = 0; i < 3; i += 1) {
+      expect((await h.login({ region: 'eu', clientSecret: `wrong-${i}` })).res.status).toBe(401);
+    }
     await signIn(h);
     await signIn(h);
+    const tokenCalls = upstream.tokenCalls;
     const refused = await h.login({ region: 'eu' });
     await expectTooMany(refused.res);
     expect(refused.cookie).toBe('');
+    expect(upstream.tokenCalls).toBe(tokenCalls);
     await signIn(h, true);
   });
 });
