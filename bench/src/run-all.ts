@@ -17,6 +17,7 @@ import { parseArgs } from './lib/bench.ts';
 import { releaseDatasets } from './lib/datasets.ts';
 import { ROOT } from './lib/processes.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
+import { noisyNeighbourBench } from './noisy-neighbour.ts';
 import { sideBySideBench } from './side-by-side.ts';
 import { soakBench } from './soak.ts';
 import { sseIdleBench } from './sse-idle.ts';
@@ -38,6 +39,7 @@ export const BENCHES: Bench[] = [
   fuzzBench,
   exportMemoryBench,
   sseIdleBench,
+  noisyNeighbourBench,
 ];
 
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
