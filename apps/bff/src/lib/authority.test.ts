@@ -8,9 +8,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FakeUpstream } from '../../test/fake-upstream.ts';
@@ -18,13 +15,14 @@ import type { Harness } from '../../test/harness.ts';
 import { openEventStream } from '../../test/event-stream.ts';
 import { CLIENT_ID, startFakeUpstream } from '../../test/fake-upstream.ts';
 import { createHarness } from '../../test/harness.ts';
+import { startRealApi } from '../../test/real-api.ts';
 import { AUTHORITY_MAX_AGE_MS } from './authority.ts';
 import { regionFor } from './config.ts';
 import { IDENTITIES_CHECK_MS } from './identities-source.ts';
 import { readIdentitiesFile } from './identities.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 
-/** The part of workspace-api's test harness used here (see test/workspace-api.integration.test.ts). */
+/** The part of workspace-api's test harness used here (test/real-api.ts starts it). */
 type ApiHarness = {
   app: { fetch: (request: Request) => Response | Promise<Response> };
   credentials: Record<'admin' | 'member', { clientId: string; clientSecret: string }>;
@@ -36,22 +34,18 @@ type ApiHarness = {
   ) => Promise<{ status: number }>;
   close: () => Promise<void>;
 };
-const API_HARNESS = 'workspace-api/testing';
 
 describe('extended, over the real workspace API: a revoked credential', () => {
   let api: ApiHarness;
-  let server: ServerType;
+  let stopApi: (() => Promise<void>) | undefined;
   let bff: Harness;
   let base: string;
 
   beforeAll(async () => {
-    const { createHarness: createApiHarness } = (await import(/* @vite-ignore */ API_HARNESS)) as {
-      createHarness: () => Promise<ApiHarness>;
-    };
-    api = await createApiHarness();
-    server = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' });
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const started = await startRealApi<ApiHarness>();
+    api = started.api;
+    stopApi = started.close;
+    const apiUrl = started.apiUrl;
     const unused = { apiUrl, close: async () => undefined } as unknown as FakeUpstream;
     bff = await createHarness({
       upstream: unused,
@@ -68,8 +62,7 @@ describe('extended, over the real workspace API: a revoked credential', () => {
   });
   afterAll(async () => {
     await bff?.close();
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
-    await api?.close();
+    await stopApi?.();
   });
 
   const signIn = async (who: 'admin' | 'member') => {
