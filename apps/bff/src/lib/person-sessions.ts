@@ -10,18 +10,15 @@ import type { Kysely } from 'kysely';
 import type { BffDatabase } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import type { Rate } from './token-bucket.ts';
-import { ProblemException } from './errors.ts';
+import { tooManyRequests } from './errors.ts';
 import { tokenBuckets } from './token-bucket.ts';
 
-function tooOften(wait: number): ProblemException {
-  return new ProblemException({
-    status: 429,
-    code: 'sign_in_rate_limited',
-    title: 'Too Many Requests',
-    detail: 'This credential signed in too often just now; try again shortly',
-    headers: { 'retry-after': String(wait) },
-  });
-}
+const tooOften = (wait: number) =>
+  tooManyRequests(
+    'sign_in_rate_limited',
+    'This credential signed in too often just now; try again shortly',
+    wait,
+  );
 
 /**
  * The sign-in rate per credential (per instance). `check` (before the upstream is asked) and

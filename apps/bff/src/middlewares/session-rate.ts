@@ -8,7 +8,7 @@ import type { AppEnv } from '../lib/app-env.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Sessions } from '../lib/sessions.ts';
 import type { Rate } from '../lib/token-bucket.ts';
-import { ProblemException } from '../lib/errors.ts';
+import { tooManyRequests } from '../lib/errors.ts';
 import { readSessionCookie } from '../lib/sessions.ts';
 import { tokenBuckets } from '../lib/token-bucket.ts';
 
@@ -34,13 +34,11 @@ export function sessionRate(deps: { sessions: Sessions; clock: Clock; rate: Rate
     if (!session) return next();
     const wait = buckets.take(session.idHash);
     if (wait > 0) {
-      throw new ProblemException({
-        status: 429,
-        code: 'rate_limited',
-        title: 'Too Many Requests',
-        detail: `At most ${deps.rate.ratePerSecond} requests per second per session (bursts of ${deps.rate.burst})`,
-        headers: { 'retry-after': String(wait) },
-      });
+      throw tooManyRequests(
+        'rate_limited',
+        `At most ${deps.rate.ratePerSecond} requests per second per session (bursts of ${deps.rate.burst})`,
+        wait,
+      );
     }
     return next();
   });

@@ -7,17 +7,14 @@ import type { Kysely } from 'kysely';
 import type { BffDatabase } from '../../db/schema.ts';
 import type { SessionRecord } from '../../db/store.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { ProblemException } from '../../lib/errors.ts';
+import { tooManyRequests } from '../../lib/errors.ts';
 
-function tooMany(max: number): ProblemException {
-  return new ProblemException({
-    status: 429,
-    code: 'too_many_streams',
-    title: 'Too Many Requests',
-    detail: `At most ${max} event streams per person (all sessions and servers)`,
-    headers: { 'retry-after': '10' },
-  });
-}
+const tooMany = (max: number) =>
+  tooManyRequests(
+    'too_many_streams',
+    `At most ${max} event streams per person (all sessions and servers)`,
+    10,
+  );
 
 /**
  * The limiter. `admit` resolves to a release, to call once the stream's presence row exists

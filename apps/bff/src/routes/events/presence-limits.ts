@@ -6,21 +6,14 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { LiveEventsConfig } from '../../lib/config.ts';
 import type { Rate } from '../../lib/token-bucket.ts';
-import { ProblemException } from '../../lib/errors.ts';
+import { tooManyRequests } from '../../lib/errors.ts';
 import { tokenBuckets } from '../../lib/token-bucket.ts';
 
 /** Windows and buckets kept at most (far above the streams and people one instance serves). */
 const MAX_KEYS = 10_000;
 
-function rateLimited(detail: string, seconds: number): ProblemException {
-  return new ProblemException({
-    status: 429,
-    code: 'rate_limited',
-    title: 'Too Many Requests',
-    detail,
-    headers: { 'retry-after': String(Math.max(1, seconds)) },
-  });
-}
+const rateLimited = (detail: string, seconds: number) =>
+  tooManyRequests('rate_limited', detail, seconds);
 
 /**
  * The limiter.
