@@ -16,8 +16,9 @@ import { fuzzBench } from './fuzz.ts';
 import { parseArgs } from './lib/bench.ts';
 import { releaseDatasets } from './lib/datasets.ts';
 import { ROOT } from './lib/processes.ts';
-import { remoteBench } from './remote.ts';
 import { markdownTable, writeSection } from './lib/report.ts';
+import { noisyNeighbourBench } from './noisy-neighbour.ts';
+import { remoteBench } from './remote.ts';
 import { sideBySideBench } from './side-by-side.ts';
 import { soakBench } from './soak.ts';
 import { sseIdleBench } from './sse-idle.ts';
@@ -40,6 +41,7 @@ export const BENCHES: Bench[] = [
   exportMemoryBench,
   sseIdleBench,
   remoteBench,
+  noisyNeighbourBench,
 ];
 
 const DOC = path.join(ROOT, 'docs/benchmarks.md');

@@ -13,12 +13,15 @@ import type { Region } from './lib/region.ts';
 import type { Sessions } from './lib/sessions.ts';
 import type { TokenStyles } from './lib/upstream-auth.ts';
 import type { LiveHub } from './routes/events/events.hub.ts';
+import { createAuthority } from './lib/authority.ts';
 import { systemClock } from './lib/clock.ts';
 import { createBaseApp } from './lib/create-app.ts';
 import { createSealer } from './lib/crypto.ts';
 import { ProblemException } from './lib/errors.ts';
+import { identitiesSource } from './lib/identities-source.ts';
 import { createLogger } from './lib/logger.ts';
 import { createBffMetrics } from './lib/metrics.ts';
+import { sessionsOverCap, signInRate } from './lib/person-sessions.ts';
 import { agentFetch } from './lib/pool-fetch.ts';
 import { createProfileDetector } from './lib/profiles.ts';
 import { createFailureLimiter } from './lib/rate-limit.ts';
@@ -28,14 +31,18 @@ import { sessionDefinitions } from './lib/session-definitions.ts';
 import { createSessions } from './lib/sessions.ts';
 import { createTokenManager } from './lib/token-manager.ts';
 import { createUpstreamAgents, warmConnections } from './lib/upstream-pool.ts';
+import { createVisibility } from './lib/visible-definitions.ts';
 import { workspaceStore } from './lib/workspace-store.ts';
 import { bodyGuard } from './middlewares/body-limit.ts';
 import { requestDeadline } from './middlewares/request-deadline.ts';
+import { sessionRate } from './middlewares/session-rate.ts';
 import { createAuthRouter } from './routes/auth/auth.index.ts';
 import { createBulkRunsRouter } from './routes/bulk-runs/bulk-runs.index.ts';
 import { createDefinitionsRouter } from './routes/definitions/definitions.index.ts';
 import { createLiveHub } from './routes/events/events.hub.ts';
 import { createEventsRouter } from './routes/events/events.index.ts';
+import { personStreams } from './routes/events/person-streams.ts';
+import { recordReadable } from './routes/events/record-readable.ts';
 import { createHealthRouter } from './routes/health/health.index.ts';
 import { createHistoryRouter } from './routes/history/history.index.ts';
 import { createHistoryRecorder } from './routes/history/history.recorder.ts';
@@ -109,9 +116,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         error: error instanceof Error ? error.message : String(error),
       });
     });
-  // Signing out ends the session's event streams at once, on every instance.
+  // Signing out ends the session's event streams at once, on every instance; a sign-in past the
+  // person's cap ends their oldest sessions the same way, and sign-ins have a rate per person
+  // (ADR 0027).
+  const signIns = signInRate({ clock, rate: config.fairness.signInsPerCredential });
   const sessions: Sessions = {
     ...baseSessions,
+    async create(input) {
+      signIns.admit(input.region, input.clientId);
+      const created = await baseSessions.create(input);
+      const { ownerId, idHash } = created.record;
+      const max = config.fairness.sessionsPerPerson;
+      for (const old of await sessionsOverCap(store.db, ownerId, idHash, max)) {
+        await sessions.destroy(old);
+      }
+      return created;
+    },
     async destroy(idHash) {
       await baseSessions.destroy(idHash);
       await live.sessionEnded(idHash);
@@ -119,6 +139,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
   const workspace = workspaceStore(store.db);
+  // Authority and visibility as they are now, not as they were at sign-in (ADR 0027).
+  const identities = identitiesSource({
+    file: config.identitiesFile,
+    initial: config.identities,
+    clock,
+    logger,
+  });
+  const authority = createAuthority({ config, api, identities, clock });
+  const visibility = createVisibility({ config, workspace, api, clock });
   const history = historyStore(store.db, {
     retentionMs: config.historyRetentionMs,
     budget: config.historyBudget,
@@ -135,9 +164,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     clock,
     logger,
     config: config.liveEvents,
+    fairness: config.fairness,
     idleTimeoutMs: config.idleTimeoutMs,
     bus: recordChanges,
-    definitions: definitionsOf,
+    visible: (session, options) => visibility.visible(session, options),
+    credentialsRejected: (session) => sessions.destroy(session.idHash),
+    recordReadable: recordReadable({ api, config, clock }),
   });
   deps.onLiveHub?.(live);
 
@@ -153,6 +185,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Every /bff route reads at most a JSON body: one limit in front of them all, so a route added
   // later is bounded too (sign-in and saved views set tighter ones of their own).
   app.use('/bff/*', bodyGuard(config.maxJsonBodyBytes));
+  // One session's requests to the BFF's own routes, per second (ADR 0027).
+  app.use('/bff/*', sessionRate({ sessions, clock, rate: config.fairness.requestsPerSession }));
 
   // Judged on the raw request target, before any URL normalisation or routing could hide it.
   app.use(async (c, next) => {
@@ -188,13 +222,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       tokenStyles,
       // Only when the BFF's own calls use the pool: an injected fetch would not take the spares.
       ...(deps.fetch ? {} : { warm: (region: Region) => warmConnections(agents, region.apiUrl) }),
+      signIns,
     }),
   );
   app.route(
     '/bff',
-    createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api }),
+    createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api, visibility }),
   );
-  app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock }));
+  app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock, api, visibility }));
   app.route(
     '/bff',
     createHistoryRouter({
@@ -204,12 +239,26 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       history,
       db: store.db,
       logger,
-      definitions: definitionsOf,
+      authority,
+      visibility,
     }),
   );
-  app.route('/bff', createEventsRouter({ hub: live, api, config, sessions }));
+  app.route(
+    '/bff',
+    createEventsRouter({
+      hub: live,
+      api,
+      config,
+      sessions,
+      personStreams: personStreams({
+        db: store.db,
+        clock,
+        max: config.fairness.streamsPerPerson,
+      }),
+    }),
+  );
   app.route('/bff', createDefinitionsRouter({ config, sessions, workspace, api }));
-  app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
+  app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock, authority }));
   app.route(
     '/api',
     createProxyRouter({

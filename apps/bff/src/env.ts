@@ -134,6 +134,21 @@ export const EnvSchema = z.object({
    * users within 1.25x this.
    */
   BFF_PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(60_000).default(20_000),
+  /** Sessions one person holds at most (0: no limit); a sign-in past it ends their oldest. */
+  BFF_MAX_SESSIONS_PER_PERSON: z.coerce.number().int().min(0).default(10),
+  /** Sign-ins per minute one credential may make, and the burst above it (rate 0: no limit). */
+  BFF_SIGN_INS_PER_MINUTE_PER_CREDENTIAL: z.coerce.number().min(0).default(20),
+  BFF_SIGN_IN_BURST_PER_CREDENTIAL: positiveInt.default(20),
+  /** Live event streams one person holds at most on all instances together (0: no limit). */
+  BFF_MAX_STREAMS_PER_PERSON: z.coerce.number().int().min(0).default(12),
+  /** Presence changes per second one person may make, and the burst above it (rate 0: no limit). */
+  BFF_PRESENCE_RATE_PER_PERSON: z.coerce.number().min(0).default(2),
+  BFF_PRESENCE_BURST_PER_PERSON: positiveInt.default(20),
+  /** Requests per second one session may make to `/bff/*`, and the burst (rate 0: no limit). */
+  BFF_SESSION_RATE_PER_SECOND: z.coerce.number().min(0).default(20),
+  BFF_SESSION_RATE_BURST: positiveInt.default(120),
+  /** A region's presence is read again at most once per this many ms (changes are coalesced). */
+  BFF_PRESENCE_READ_INTERVAL_MS: z.coerce.number().int().min(0).max(5_000).default(200),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Prometheus text at GET /metrics on a port of its own (unset: no metrics server). */
   BFF_METRICS_PORT: z.preprocess(

@@ -20,6 +20,15 @@ import { CLIENT_ID, CLIENT_SECRET, startFakeUpstream } from './fake-upstream.ts'
 
 export const SESSION_SECRET = 'test-session-secret-0123456789-abcdefghij';
 
+/** The per-person limits, all off (tests of one limit turn that one on). */
+export const FAIRNESS_OFF = {
+  sessionsPerPerson: 0,
+  signInsPerCredential: { ratePerSecond: 0, burst: 1 },
+  streamsPerPerson: 0,
+  presencePerPerson: { ratePerSecond: 0, burst: 1 },
+  requestsPerSession: { ratePerSecond: 0, burst: 1 },
+} as const;
+
 let sharedStore: Promise<SessionStore> | undefined;
 
 /**
@@ -66,6 +75,10 @@ export async function createHarness(
     sessionSecret: SESSION_SECRET,
     publicDir: null,
     retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 2_000 },
+    // The per-person limits off (0): suites sign the same people in many times over a shared
+    // store and send bursts of requests; the limits' own tests (and e2e, and the bench) turn
+    // them on.
+    fairness: { ...defaultConfig().fairness, ...FAIRNESS_OFF },
     ...options.config,
   };
   const logger = createLogger({

@@ -1,8 +1,5 @@
 // The BFF in front of the REAL workspace API (apps/workspace-api) on a loopback port, signing in
 // with credentials its test harness creates. Fault behaviour is covered by the fake upstream tests.
-import type { ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MeSchema, RecordSchema, UserPagedListSchema } from '@wsc/api-client';
@@ -11,11 +8,11 @@ import type { FakeUpstream } from './fake-upstream.ts';
 import type { Harness } from './harness.ts';
 import { regionFor } from '../src/lib/config.ts';
 import { createHarness } from './harness.ts';
+import { startRealApi } from './api-server.ts';
 
 /**
- * The part of workspace-api's test harness (its `workspace-api/testing` export) used here. It is
- * imported by a computed specifier so that this package's typecheck does not follow into the
- * API's sources, which compile under the API's own tsconfig; the tests check the shape at run time.
+ * The part of workspace-api's test harness (its `workspace-api/testing` export, started by
+ * api-server.ts) used here; the tests check the shape at run time.
  */
 type ApiHarness = {
   app: { fetch: (request: Request) => Response | Promise<Response> };
@@ -23,20 +20,16 @@ type ApiHarness = {
   users: Record<'member', { id: string }>;
   close: () => Promise<void>;
 };
-const API_HARNESS = 'workspace-api/testing';
 
 let api: ApiHarness;
-let server: ServerType;
+let stopApi: (() => Promise<void>) | undefined;
 let bff: Harness;
 
 beforeAll(async () => {
-  const { createHarness: createApiHarness } = (await import(/* @vite-ignore */ API_HARNESS)) as {
-    createHarness: () => Promise<ApiHarness>;
-  };
-  api = await createApiHarness();
-  server = serve({ fetch: api.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const started = await startRealApi<ApiHarness>();
+  api = started.api;
+  stopApi = started.close;
+  const apiUrl = started.apiUrl;
   // The fake upstream is not used here; the harness only needs something to close.
   const unused = { apiUrl: apiUrl, close: async () => undefined } as unknown as FakeUpstream;
   bff = await createHarness({
@@ -46,8 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bff?.close();
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
-  await api?.close();
+  await stopApi?.();
 });
 
 const signIn = (who: 'admin' | 'member' | 'inactive', secret?: string) =>

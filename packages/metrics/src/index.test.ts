@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Server } from 'node:http';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,6 +73,44 @@ describe('startMetricsServer', () => {
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404);
   });
+
+  it(
+    'closes a connection whose headers never finish, and holds at most maxConnections',
+    { timeout: 20_000 },
+    async () => {
+      const metrics = createMetrics('wsc_test4');
+      const { server, port } = await startMetricsServer(metrics.registry, {
+        port: 0,
+        host: '127.0.0.1',
+        limits: { headersTimeoutMs: 300, checkIntervalMs: 100, maxConnections: 2 },
+      });
+      servers.push(server);
+      /** A socket that sends half a request line; resolves when the server closes it. */
+      const stalled = () => {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => undefined);
+        // Read (and drop) what the server sends, so that its close is seen.
+        socket.resume();
+        socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\n');
+        return {
+          socket,
+          closed: new Promise<void>((resolve) => socket.on('close', () => resolve())),
+        };
+      };
+      const one = stalled();
+
+      const two = stalled();
+      await new Promise((resolve) => one.socket.once('connect', resolve));
+      await new Promise((resolve) => two.socket.once('connect', resolve));
+      // A third connection past the cap is closed at accept, long before any timeout.
+      const three = stalled();
+      await three.closed;
+      // The two slow ones are cut by the headers timeout (a loaded machine: a generous bound).
+      await Promise.all([one.closed, two.closed]);
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+    },
+  );
 });
 
 describe('cachedReading', () => {

@@ -100,29 +100,66 @@ export function cachedReading(
 }
 
 /**
+ * The metrics server's own limits: it answers one small GET to a scraper, so it holds few
+ * connections and no slow ones (a port left reachable by mistake cannot be used to hold sockets).
+ */
+export type MetricsServerLimits = {
+  /** Request line and headers must arrive within this (slowloris). */
+  headersTimeoutMs: number;
+  /** The whole request within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are closed at accept. */
+  maxConnections: number;
+  /** How often Node looks for requests past the two timeouts. */
+  checkIntervalMs: number;
+};
+
+/** A scraper every few seconds, and a person with curl: a handful of connections. */
+export const METRICS_SERVER_LIMITS: MetricsServerLimits = {
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 16,
+  checkIntervalMs: 1_000,
+};
+
+/**
  * Serves `GET /metrics` (Prometheus text) on its own port; anything else is a 404. Resolves once
- * listening. Bind it to loopback or a private interface: it is not behind the app's sign-in.
+ * listening. Bind it to loopback or a private interface: it is not behind the app's sign-in
+ * (docs/security.md); it has timeouts and a connection cap of its own (`limits`).
  *
  * @example
  * const server = await startMetricsServer(metrics.registry, { port: 9464, host: '127.0.0.1' });
  */
 export async function startMetricsServer(
   registry: Registry,
-  options: { port: number; host: string },
+  options: { port: number; host: string; limits?: Partial<MetricsServerLimits> },
 ): Promise<{ server: Server; port: number }> {
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
-      return;
-    }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (error: unknown) =>
-        res
-          .writeHead(500, { 'content-type': 'text/plain' })
-          .end(`metrics failed: ${String(error)}\n`),
-    );
-  });
+  const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    (req, res) => {
+      if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
+        return;
+      }
+      registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        (error: unknown) =>
+          res
+            .writeHead(500, { 'content-type': 'text/plain' })
+            .end(`metrics failed: ${String(error)}\n`),
+      );
+    },
+  );
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }

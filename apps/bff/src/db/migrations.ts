@@ -299,6 +299,23 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // One person cannot crowd out the others (ADR 0027): a sign-in finds that person's sessions
+  // past the cap (newest first), and opening a stream counts that person's live streams on every
+  // instance. 0010 is the record history's identity and budget, added beside this one.
+  '0011_people_limits': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('sessions_owner_created')
+        .on('sessions')
+        .columns(['owner_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('presence_user')
+        .on('presence')
+        .columns(['user_id', 'expires_at'])
+        .execute();
+    },
+  },
 };
 
 /** What a `self` name ends with (lib/people.ts UNVERIFIED_SUFFIX; copied: migrations stay as written). */

@@ -6,6 +6,7 @@ import type { Env } from '../env.ts';
 import type { HistoryBudget } from '../routes/history/history.budget.ts';
 import type { Identity } from './identities.ts';
 import type { Region, RegionId } from './region.ts';
+import type { Rate } from './token-bucket.ts';
 import { readIdentitiesFile } from './identities.ts';
 import { MAX_STORED_DEFINITIONS, readWorkspaceFile } from './workspace-definitions.ts';
 
@@ -58,6 +59,12 @@ export type BffConfig = {
    * configured (then any signed-in user may edit the workspace description).
    */
   identities: Identity[] | null;
+  /**
+   * The identities file's path (BFF_IDENTITIES_FILE), re-read when it changes so that a role the
+   * operator takes away is gone within seconds (lib/identities-source.ts); `null`: `identities`
+   * as given (tests).
+   */
+  identitiesFile: string | null;
   /** Definitions one region may keep in the store (the Workspace setup page). */
   maxStoredDefinitions: number;
   retry: { maxRetries: number; baseDelayMs: number; maxDelayMs: number; maxRetryAfterMs: number };
@@ -75,6 +82,24 @@ export type BffConfig = {
   historyBudget: HistoryBudget;
   /** `GET /bff/events` and `PUT /bff/presence` (ADR 0023). */
   liveEvents: LiveEventsConfig;
+  /** What one person may hold and send, so that they cannot crowd out the others (ADR 0027). */
+  fairness: FairnessLimits;
+};
+
+/** Limits per person (owner id) and per session; 0 (or a rate of 0) turns one off. */
+export type FairnessLimits = {
+  /** Sessions one person holds at most; a sign-in past it ends their oldest session. */
+  sessionsPerPerson: number;
+  /** Sign-ins one credential (region and client id) may make; counted once the secret was taken. */
+  signInsPerCredential: Rate;
+  /** Event streams one person holds at most, on every instance together (the presence table). */
+  streamsPerPerson: number;
+  /** Presence changes one person may make (all their streams), per instance. */
+  presencePerPerson: Rate;
+  /** Requests one session may make to `/bff/*`, per instance. */
+  requestsPerSession: Rate;
+  /** A region's presence is read again at most once per this interval; changes meanwhile wait. */
+  presenceReadIntervalMs: number;
 };
 
 /** Bounds of the per-session record copies (routes/proxy/record-copies.ts, ADR 0029). */
@@ -219,6 +244,7 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     upstreamTimeoutMs: 30_000,
     bodyIdleTimeoutMs: 60_000,
     identities: null,
+    identitiesFile: null,
     maxStoredDefinitions: MAX_STORED_DEFINITIONS,
     retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 2_000 },
     loginRateLimit: { max: 10, windowMs: 5 * 60_000 },
@@ -234,6 +260,19 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
       maxQueueBytes: 256 * 1024,
       presencePuts: { max: 30, windowMs: 10_000 },
       retryMs: 2_000,
+    },
+    fairness: {
+      // A person with a laptop, a phone and a few browsers; past it their oldest session ends.
+      sessionsPerPerson: 10,
+      // Far above a person's day (and an end-to-end suite's pace); bounds sign-in churn.
+      signInsPerCredential: { ratePerSecond: 20 / 60, burst: 20 },
+      // Two sessions' worth of tabs (6 each).
+      streamsPerPerson: 12,
+      // Opening records in triage is a few a second at most; the burst covers a page of tabs.
+      presencePerPerson: { ratePerSecond: 2, burst: 20 },
+      // A page load sends about ten /bff requests; a busy console a few a second.
+      requestsPerSession: { ratePerSecond: 20, burst: 120 },
+      presenceReadIntervalMs: 200,
     },
   };
 }
@@ -270,6 +309,7 @@ export function configFromEnv(env: Env): BffConfig {
     identities: env.BFF_IDENTITIES_FILE
       ? readIdentitiesFile('BFF_IDENTITIES_FILE', env.BFF_IDENTITIES_FILE)
       : null,
+    identitiesFile: env.BFF_IDENTITIES_FILE ?? null,
     sessionSecret: env.SESSION_SECRET,
     // Checked per request, so a console built after the BFF started is served without a restart.
     publicDir: env.PUBLIC_DIR,
@@ -287,6 +327,23 @@ export function configFromEnv(env: Env): BffConfig {
       ...defaultConfig().liveEvents,
       maxStreams: env.BFF_MAX_EVENT_STREAMS,
       presenceTtlMs: env.BFF_PRESENCE_TTL_MS,
+    },
+    fairness: {
+      sessionsPerPerson: env.BFF_MAX_SESSIONS_PER_PERSON,
+      signInsPerCredential: {
+        ratePerSecond: env.BFF_SIGN_INS_PER_MINUTE_PER_CREDENTIAL / 60,
+        burst: env.BFF_SIGN_IN_BURST_PER_CREDENTIAL,
+      },
+      streamsPerPerson: env.BFF_MAX_STREAMS_PER_PERSON,
+      presencePerPerson: {
+        ratePerSecond: env.BFF_PRESENCE_RATE_PER_PERSON,
+        burst: env.BFF_PRESENCE_BURST_PER_PERSON,
+      },
+      requestsPerSession: {
+        ratePerSecond: env.BFF_SESSION_RATE_PER_SECOND,
+        burst: env.BFF_SESSION_RATE_BURST,
+      },
+      presenceReadIntervalMs: env.BFF_PRESENCE_READ_INTERVAL_MS,
     },
     trustProxy: env.BFF_TRUST_PROXY,
     historyRetentionMs: env.BFF_HISTORY_RETENTION_DAYS * DAY_MS,

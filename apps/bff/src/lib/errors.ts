@@ -84,3 +84,19 @@ export async function readJsonBody(
     throw new ProblemException({ status: 400, code: 'bad_request', title: 'Bad Request', detail });
   }
 }
+
+/**
+ * A 429 problem with `Retry-After` (whole seconds, at least 1): the answer of every limit.
+ *
+ * @example
+ * throw tooManyRequests('rate_limited', 'At most 20 requests per second per session', 1);
+ */
+export function tooManyRequests(code: string, detail: string, retryAfterSeconds: number) {
+  return new ProblemException({
+    status: 429,
+    code,
+    title: 'Too Many Requests',
+    detail,
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+}

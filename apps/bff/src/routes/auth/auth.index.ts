@@ -11,6 +11,7 @@ import { capabilitiesFor, LoginInputSchema } from '@wsc/api-client';
 import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { SignInRate } from '../../lib/person-sessions.ts';
 import type { ProfileDetector } from '../../lib/profiles.ts';
 import type { FailureLimiter } from '../../lib/rate-limit.ts';
 import type { Sessions } from '../../lib/sessions.ts';
@@ -52,7 +53,7 @@ function upstreamProblem(error: UpstreamUnavailableError): ProblemException {
  * The `/bff` router.
  *
  * @example
- * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger, profiles, tokenStyles }));
+ * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger, profiles, tokenStyles, signIns }));
  */
 export function createAuthRouter(deps: {
   config: BffConfig;
@@ -64,6 +65,8 @@ export function createAuthRouter(deps: {
   profiles: ProfileDetector;
   tokenStyles: TokenStyles;
   warm?: SignInDeps['warm'];
+  /** Sign-ins per credential (ADR 0027): past it, 429 before the upstream is asked. */
+  signIns: SignInRate;
 }) {
   const { config, sessions, limiter, logger, profiles } = deps;
   const router = createRouter();
@@ -131,6 +134,7 @@ export function createAuthRouter(deps: {
         });
       }
       const input = parsed.data;
+      deps.signIns.check(region.id, input.clientId);
 
       let signedIn: SignedIn;
       try {

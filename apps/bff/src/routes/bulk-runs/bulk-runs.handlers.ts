@@ -13,6 +13,8 @@ import {
 import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { SessionApi } from '../../lib/session-api.ts';
+import type { Visibility } from '../../lib/visible-definitions.ts';
 import type { BulkRunsStore, RunOwner } from './bulk-runs.store.ts';
 import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
 import { MAX_BULK_RUN_BYTES, toRun, toSummary } from './bulk-runs.store.ts';
@@ -48,10 +50,37 @@ function ownerOf(c: Context<AppEnv>): RunOwner {
  * The handlers of `/bff/bulk-runs` (the router in bulk-runs.index.ts mounts them).
  *
  * @example
- * router.get('/bulk-runs', bulkRunsHandlers({ runs, clock }).list);
+ * router.get('/bulk-runs', bulkRunsHandlers({ runs, clock, api, visibility }).list);
  */
-export function bulkRunsHandlers(deps: { runs: BulkRunsStore; clock: Clock }) {
-  const { runs, clock } = deps;
+export function bulkRunsHandlers(deps: {
+  runs: BulkRunsStore;
+  clock: Clock;
+  api: SessionApi;
+  /** A run is of a definition the session may see (ADR 0027): nobody keeps undo data of others'. */
+  visibility: Visibility;
+}) {
+  const { runs, clock, api, visibility } = deps;
+
+  /** 422 naming `alias` unless the session may see the definition now. */
+  async function checkDefinition(c: Context<AppEnv>, recordType: string, alias: string) {
+    const session = c.var.session;
+    if (!session) throw new Error('requireAuth let a request without a session through');
+    let sees: boolean;
+    try {
+      sees = await visibility.sees(session, recordType, alias);
+    } catch (error) {
+      throw await api.failure(error, session);
+    }
+    if (!sees) {
+      throw new ProblemException({
+        status: 422,
+        code: 'unknown_definition',
+        title: 'Unprocessable Content',
+        detail: `You have no ${recordType} definition with alias "${alias}"`,
+        errors: [{ field: 'alias', message: `No ${recordType} definition "${alias}"` }],
+      });
+    }
+  }
 
   return {
     list: async (c: Context<AppEnv>) => {
@@ -73,6 +102,7 @@ export function bulkRunsHandlers(deps: { runs: BulkRunsStore; clock: Clock }) {
       const parsed = CreateBulkRunSchema.safeParse(await readJsonBody(c));
       if (!parsed.success) throw validationProblem(parsed.error.issues, 'bulk run');
       const input = parsed.data;
+      await checkDefinition(c, input.recordType, input.alias);
       const changes = JSON.stringify(input.changes);
       const records = JSON.stringify(input.records);
       // The body limit bounds the request; this bounds what is kept (the JSON as stored).

@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely';
 
 import type { BffDatabase } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import type { Visibility } from '../../lib/visible-definitions.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
@@ -19,14 +21,16 @@ import { bulkRunsStore, MAX_BULK_RUN_BYTES } from './bulk-runs.store.ts';
  * The `/bff/bulk-runs` router (mounted under `/bff`).
  *
  * @example
- * app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock }));
+ * app.route('/bff', createBulkRunsRouter({ db: store.db, sessions, clock, api, visibility }));
  */
 export function createBulkRunsRouter(deps: {
   db: Kysely<BffDatabase>;
   sessions: Sessions;
   clock: Clock;
+  api: SessionApi;
+  visibility: Visibility;
 }) {
-  const handlers = bulkRunsHandlers({ runs: bulkRunsStore(deps.db), clock: deps.clock });
+  const handlers = bulkRunsHandlers({ ...deps, runs: bulkRunsStore(deps.db) });
   const router = createRouter();
   // `/bulk-runs/*` also matches `/bulk-runs` itself: one registration covers every route.
   router.use(

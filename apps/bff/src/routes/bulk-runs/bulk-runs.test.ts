@@ -2,6 +2,7 @@
 // isolation (two people on the fake upstream), the caps (records, bytes, runs per user), expiry
 // after 7 days, CSRF and bad input. Replies are checked against the schemas the OpenAPI document
 // is built from.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { BulkRun, BulkRunSummary } from '@wsc/api-client';
@@ -25,7 +26,29 @@ let bob: string;
 
 /** Unique per test, so each test's list holds only its own runs. */
 let seq = 0;
-const alias = () => `support-tickets-bulk-${Date.now().toString(36)}-${++seq}`;
+const RUN = Date.now().toString(36);
+const alias = () => `support-tickets-bulk-${RUN}-${++seq}`;
+
+/**
+ * `/v1/definitions` of the fake upstream: the aliases the tests use (a run is of a definition the
+ * session may see).
+ */
+function definitionsRoute(req: IncomingMessage, res: ServerResponse) {
+  req.resume();
+  if (req.url !== '/v1/definitions') {
+    res.writeHead(404).end();
+    return;
+  }
+  const items = Array.from({ length: 200 }, (_, i) => ({
+    recordType: 'apps',
+    alias: `support-tickets-bulk-${RUN}-${i + 1}`,
+    name: 'Tickets',
+    handle: 'SUP',
+    fields: [],
+  }));
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ items }));
+}
 
 const run = (a: string, extra: Record<string, unknown> = {}) => ({
   recordType: 'apps',
@@ -76,6 +99,7 @@ async function signIn(clientId?: string, clientSecret?: string): Promise<string>
 
 beforeAll(async () => {
   h = await createHarness();
+  h.upstream.route = definitionsRoute;
   ada = await signIn();
   bob = await signIn(OTHER_CLIENT_ID, OTHER_CLIENT_SECRET);
 });

@@ -9,6 +9,7 @@ import type { BffConfig } from '../../lib/config.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { LiveHub } from './events.hub.ts';
+import type { PersonStreams } from './person-streams.ts';
 import { fieldProblems, ProblemException, readJsonBody } from '../../lib/errors.ts';
 import { unauthenticated } from '../../middlewares/require-auth.ts';
 
@@ -16,13 +17,15 @@ import { unauthenticated } from '../../middlewares/require-auth.ts';
  * The handlers (the router in events.index.ts mounts them).
  *
  * @example
- * router.get('/events', eventsHandlers({ hub, api, config, sessions }).stream);
+ * router.get('/events', eventsHandlers({ hub, api, config, sessions, personStreams }).stream);
  */
 export function eventsHandlers(deps: {
   hub: LiveHub;
   api: SessionApi;
   config: BffConfig;
   sessions: Sessions;
+  /** Streams per person on every instance (ADR 0027). */
+  personStreams: PersonStreams;
 }) {
   const { hub, api, config, sessions } = deps;
 
@@ -41,14 +44,28 @@ export function eventsHandlers(deps: {
       // Before anything is awaited: the request deadline's timer reads it when it fires.
       c.set('streaming', true);
       const session = await sessionOf(c);
+      // The session's and the instance's caps first (in memory), then the person's (a count).
       const admission = hub.admit(session);
+      let personal: () => void;
       try {
-        await hub.visibleTo(session, c.req.raw.signal);
+        personal = await deps.personStreams.admit(session, hub.streamsOf(session.ownerId));
       } catch (error) {
         admission.release();
-        throw await api.failure(error, session);
+        throw error;
       }
-      const body = await hub.open(admission);
+      let body: ReadableStream<Uint8Array>;
+      try {
+        try {
+          await hub.visibleTo(session);
+        } catch (error) {
+          admission.release();
+          throw await api.failure(error, session);
+        }
+        body = await hub.open(admission);
+      } finally {
+        // Opened: the stream's presence row counts it from now on (or it failed to open).
+        personal();
+      }
       return new Response(body, {
         status: 200,
         headers: {

@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 
-import type { Definition } from '@wsc/api-client';
 import type {
   PresenceEntry,
   PresenceEvent,
   PresenceInput,
+  PresenceRecord,
   RecordChangedEvent,
 } from '@wsc/api-client/bff-events';
 import { RecordChangedEventSchema } from '@wsc/api-client/bff-events';
@@ -18,26 +18,25 @@ import { RecordChangedEventSchema } from '@wsc/api-client/bff-events';
 import type { BffDatabase } from '../../db/schema.ts';
 import type { SessionRecord, SessionStore } from '../../db/store.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { LiveEventsConfig } from '../../lib/config.ts';
+import type { FairnessLimits, LiveEventsConfig } from '../../lib/config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { RecordChange, RecordChangeBus } from '../../lib/record-changes.ts';
+import type { Visible } from '../../lib/visible-definitions.ts';
+import type { Entry } from './presence-fan-out.ts';
 import { ProblemException } from '../../lib/errors.ts';
 import { actorOf } from '../../lib/people.ts';
+import { throttledRuns } from '../../lib/throttled-runs.ts';
+import { definitionKey } from '../../lib/visible-definitions.ts';
 import { presenceStore, toEntry } from './events.store.ts';
+import { changesByDefinition, presenceFanOut } from './presence-fan-out.ts';
+import { presenceLimits } from './presence-limits.ts';
+import { streamVisibility } from './stream-visibility.ts';
 
 /** The one channel of the live events: `p:<region>`, `s:<session hash>` or `c:<change JSON>`. */
 export const LIVE_CHANNEL = 'wsc_live';
 
 /** NOTIFY payloads must stay under PostgreSQL's 8000 bytes; ids only keep them far below. */
 const MAX_NOTIFY_BYTES = 7_500;
-
-/** How long a session's list of visible definitions is trusted before it is read again. */
-const VISIBLE_TTL_MS = 60_000;
-
-/** Sessions whose visible definitions are remembered at most (oldest forgotten first). */
-const MAX_VISIBLE_SESSIONS = 10_000;
-
-type Entry = PresenceEntry & { userId: string };
 
 type Stream = {
   id: string;
@@ -51,8 +50,6 @@ type Stream = {
 export type Admission = { session: SessionRecord; release: () => void };
 
 const encoder = new TextEncoder();
-
-const definitionKey = (recordType: string, alias: string) => `${recordType}/${alias}`;
 
 function event(name: string, data: unknown): string {
   // JSON.stringify never writes a raw newline, so one `data:` line holds the whole event.
@@ -99,7 +96,7 @@ function notFound(detail: string, field: string, message: string): ProblemExcept
  * The instance's hub; `app.ts` makes one per app.
  *
  * @example
- * const hub = createLiveHub({ store, clock, logger, config: config.liveEvents, idleTimeoutMs, bus, definitions });
+ * const hub = createLiveHub({ store, clock, logger, config: config.liveEvents, fairness, idleTimeoutMs, bus, visible, credentialsRejected, recordReadable });
  * const admission = hub.admit(session);
  */
 export function createLiveHub(deps: {
@@ -109,9 +106,22 @@ export function createLiveHub(deps: {
   config: LiveEventsConfig;
   /** The session idle timeout: a stream does not keep its session alive. */
   idleTimeoutMs: number;
+  /** Per person: presence changes; and how often a region's presence is read again. */
+  fairness: Pick<FairnessLimits, 'presencePerPerson' | 'presenceReadIntervalMs'>;
   bus: RecordChangeBus;
-  /** The definitions the session can see (sessionDefinitions); throws as the API does. */
-  definitions: (session: SessionRecord, signal?: AbortSignal) => Promise<Definition[]>;
+  /**
+   * What the session may see (lib/visible-definitions.ts): `recordType/alias` keys and how long
+   * to trust them; `fresh` asks the upstream again. Throws CredentialsRejectedError when the
+   * credential is refused.
+   */
+  visible: (
+    session: SessionRecord,
+    options?: { fresh?: boolean },
+  ) => Promise<Pick<Visible, 'keys' | 'ttlMs'>>;
+  /** The session's credential was refused upstream: end the session on every instance. */
+  credentialsRejected: (session: SessionRecord) => Promise<void>;
+  /** Whether the record exists and the session may read it (presence names only those). */
+  recordReadable: (session: SessionRecord, record: PresenceRecord) => Promise<boolean>;
 }) {
   const { store, clock, logger, config } = deps;
   const db: Kysely<BffDatabase> = store.db;
@@ -125,9 +135,18 @@ export function createLiveHub(deps: {
   let openingCount = 0;
   /** What this instance last read of each region it serves streams in. */
   const known = new Map<string, Map<string, Entry>>();
-  const reading = new Map<string, { again: boolean; done: Promise<void> }>();
-  const visible = new Map<string, { keys: Set<string>; at: number }>();
-  const puts = new Map<string, { start: number; count: number }>();
+  const visible = streamVisibility({
+    clock,
+    logger,
+    heartbeatMs: config.heartbeatMs,
+    visible: deps.visible,
+    credentialsRejected: deps.credentialsRejected,
+  });
+  const limits = presenceLimits({
+    clock,
+    perStream: config.presencePuts,
+    perPerson: deps.fairness.presencePerPerson,
+  });
 
   let activation: Promise<void> | undefined;
   let stopListening: (() => Promise<void>) | undefined;
@@ -147,7 +166,7 @@ export function createLiveHub(deps: {
 
   const sees = (stream: Stream, entry: Entry): boolean =>
     entry.userId !== stream.session.ownerId &&
-    (visible.get(stream.session.idHash)?.keys.has(definitionKey(entry.recordType, entry.alias)) ??
+    (visible.keysOf(stream.session.idHash)?.has(definitionKey(entry.recordType, entry.alias)) ??
       false);
 
   const write = (stream: Stream, text: string) => {
@@ -183,52 +202,32 @@ export function createLiveHub(deps: {
     }
     const prev = known.get(region) ?? new Map<string, Entry>();
     known.set(region, next);
-    const changed: string[] = [];
-    for (const [id, entry] of next) {
-      const before = prev.get(id);
-      if (!before || !sameEntry(before, entry)) changed.push(id);
-    }
-    for (const id of prev.keys()) if (!next.has(id)) changed.push(id);
-    if (changed.length === 0) return;
+    const fanOut = presenceFanOut(
+      changesByDefinition(prev, next, sameEntry),
+      publicEntry,
+      (delta) => event('presence', delta),
+    );
+    if (fanOut.empty) return;
     for (const stream of streamsIn(region)) {
-      const upserts: PresenceEntry[] = [];
-      const removed: string[] = [];
-      for (const id of changed) {
-        const now = next.get(id);
-        const before = prev.get(id);
-        if (now && sees(stream, now)) upserts.push(publicEntry(now));
-        else if (before && sees(stream, before)) removed.push(id);
-      }
-      if (upserts.length > 0 || removed.length > 0) {
-        const delta: PresenceEvent = { kind: 'delta', upserts, removed };
-        write(stream, event('presence', delta));
-      }
+      const text = fanOut.eventFor(visible.keysOf(stream.session.idHash), stream.session.ownerId);
+      if (text) write(stream, text);
     }
   };
 
-  /** Reads the region's open records again; calls that arrive meanwhile share one more read. */
-  const reread = (region: string): Promise<void> => {
-    const current = reading.get(region);
-    if (current) {
-      current.again = true;
-      return current.done;
-    }
-    const state = { again: true, done: Promise.resolve() };
-    state.done = (async () => {
+  /**
+   * Reads the region's open records again: at once, or, when it was read less than the interval
+   * ago, once at the end of it for every change that came meanwhile.
+   */
+  const reread = throttledRuns({
+    intervalMs: deps.fairness.presenceReadIntervalMs,
+    run: async (region) => {
       try {
-        while (state.again) {
-          state.again = false;
-          apply(region, await presence.openRecords(region, clock.now()));
-        }
+        apply(region, await presence.openRecords(region, clock.now()));
       } catch (error) {
         warn('presence read failed')(error);
-      } finally {
-        reading.delete(region);
       }
-    })();
-    reading.set(region, state);
-    return state.done;
-  };
+    },
+  });
 
   const forward = (raw: string) => {
     let parsed: unknown;
@@ -242,7 +241,7 @@ export function createLiveHub(deps: {
     if (!change.success || typeof region !== 'string') return;
     const key = definitionKey(change.data.recordType, change.data.alias);
     for (const stream of streamsIn(region)) {
-      if (visible.get(stream.session.idHash)?.keys.has(key)) {
+      if (visible.keysOf(stream.session.idHash)?.has(key)) {
         write(stream, event('record-changed', change.data));
       }
     }
@@ -285,24 +284,16 @@ export function createLiveHub(deps: {
     }
   };
 
-  const refreshVisible = async () => {
-    const now = clock.now();
-    const sessions = new Map([...streams.values()].map((s) => [s.session.idHash, s.session]));
-    for (const [hash, session] of sessions) {
-      const seen = visible.get(hash);
-      if (seen && now - seen.at < VISIBLE_TTL_MS) continue;
-      await loadVisible(session).catch(warn('visible definitions refresh failed'));
-    }
-  };
+  /** Sessions with a stream (open or opening) on this instance. */
+  const streamingHere = (hash: string) =>
+    opening.has(hash) || [...streams.values()].some((s) => s.session.idHash === hash);
 
   const heartbeat = () => {
     for (const stream of [...streams.values()]) write(stream, ': heartbeat\n\n');
-    const now = clock.now();
-    for (const [id, bucket] of puts) {
-      if (now - bucket.start >= config.presencePuts.windowMs) puts.delete(id);
-    }
+    limits.prune();
     void checkSessions().catch(warn('live session check failed'));
-    void refreshVisible();
+    const sessions = new Map([...streams.values()].map((s) => [s.session.idHash, s.session]));
+    void visible.refresh(sessions.values());
   };
 
   const keepAlive = async () => {
@@ -344,28 +335,14 @@ export function createLiveHub(deps: {
     if (stream.closed) return;
     stream.closed = true;
     streams.delete(stream.id);
-    puts.delete(stream.id);
+    limits.forget(stream.id);
     if (streamsIn(stream.region).length === 0) known.delete(stream.region);
-    const hash = stream.session.idHash;
-    if (!opening.has(hash) && ![...streams.values()].some((s) => s.session.idHash === hash)) {
-      visible.delete(hash);
-    }
+    if (!streamingHere(stream.session.idHash)) visible.forget(stream.session.idHash);
     void presence
       .remove(stream.id)
       .then(() => notify(`p:${stream.region}`))
       .catch(warn('presence removal failed'));
     deactivateWhenIdle();
-  }
-
-  async function loadVisible(session: SessionRecord, signal?: AbortSignal) {
-    const definitions = await deps.definitions(session, signal);
-    if (visible.size >= MAX_VISIBLE_SESSIONS && !visible.has(session.idHash)) {
-      const oldest = visible.keys().next();
-      if (!oldest.done) visible.delete(oldest.value);
-    }
-    const keys = new Set(definitions.map((d) => definitionKey(d.recordType, d.alias)));
-    visible.set(session.idHash, { keys, at: clock.now() });
-    return keys;
   }
 
   const unsubscribe = deps.bus.subscribe((change: RecordChange) => {
@@ -418,10 +395,8 @@ export function createLiveHub(deps: {
     },
 
     /** The definitions the session can see (cached a minute); throws as the API does. */
-    async visibleTo(session: SessionRecord, signal?: AbortSignal): Promise<Set<string>> {
-      const seen = visible.get(session.idHash);
-      if (seen && clock.now() - seen.at < VISIBLE_TTL_MS) return seen.keys;
-      return loadVisible(session, signal);
+    visibleTo(session: SessionRecord): Promise<Set<string>> {
+      return visible.get(session, streamingHere(session.idHash));
     },
 
     /**
@@ -480,27 +455,24 @@ export function createLiveHub(deps: {
     },
 
     /**
-     * Sets what one of the session's streams shows. Throws 429 past the rate, 404 when the
-     * definition is not one the session sees or the stream is not the session's (or gone).
+     * Sets what one of the session's streams shows. In this order, so that a refused flood costs
+     * no store query and nothing is counted or asked upstream for a stream that is not the
+     * caller's: 429 past the person's rate; 404 when the stream is not the session's (or gone);
+     * 429 past the stream's rate; 404 when the definition is not one the session sees, or the
+     * record does not exist or is not the session's to read.
      */
     async setPresence(session: SessionRecord, input: PresenceInput): Promise<void> {
       const now = clock.now();
-      const bucket = puts.get(input.connectionId);
-      if (bucket && now - bucket.start < config.presencePuts.windowMs) {
-        if (bucket.count >= config.presencePuts.max) {
-          const wait = Math.ceil((bucket.start + config.presencePuts.windowMs - now) / 1000);
-          throw new ProblemException({
-            status: 429,
-            code: 'rate_limited',
-            title: 'Too Many Requests',
-            detail: `At most ${config.presencePuts.max} presence changes per stream in ${config.presencePuts.windowMs / 1000} s`,
-            headers: { 'retry-after': String(Math.max(1, wait)) },
-          });
-        }
-        bucket.count += 1;
-      } else if (puts.size < MAX_VISIBLE_SESSIONS || puts.has(input.connectionId)) {
-        puts.set(input.connectionId, { start: now, count: 1 });
+      limits.takePerson(session.ownerId);
+      const row = await presence.owned(input.connectionId, session.idHash, now);
+      if (!row) {
+        throw notFound(
+          'No open event stream of this session has this id',
+          'connectionId',
+          'Not a live stream of this session',
+        );
       }
+      limits.takeStream(input.connectionId);
       const record = input.record;
       if (record) {
         const keys = await this.visibleTo(session);
@@ -511,22 +483,28 @@ export function createLiveHub(deps: {
             'Not a definition you can see',
           );
         }
+        if (!(await deps.recordReadable(session, record))) {
+          throw notFound(
+            'No record with this id that you may read',
+            'record.recordId',
+            'Not a record you can read',
+          );
+        }
       }
-      const region = await presence.setRecord(input.connectionId, session.idHash, record, now);
-      if (region === undefined) {
-        throw notFound(
-          'No open event stream of this session has this id',
-          'connectionId',
-          'Not a live stream of this session',
-        );
+      if (await presence.setRecord(input.connectionId, row, record, now)) {
+        await notify(`p:${row.region}`);
       }
-      await notify(`p:${region}`);
     },
 
     /** Ends the session's streams on every instance (sign-out). */
     async sessionEnded(sessionHash: string): Promise<void> {
       endSession(sessionHash);
       await notify(`s:${sessionHash}`).catch(warn('session end notify failed'));
+    },
+
+    /** The person's streams open on this instance (the per-person cap reads it first). */
+    streamsOf(ownerId: string): number {
+      return [...streams.values()].filter((s) => s.session.ownerId === ownerId).length;
     },
 
     /** What is held now (tests and the bench check nothing is left behind). */
@@ -537,8 +515,8 @@ export function createLiveHub(deps: {
         listening: stopListening !== undefined,
         timers: timers.length,
         regions: known.size,
-        visibleSessions: visible.size,
-        rateBuckets: puts.size,
+        visibleSessions: visible.size(),
+        rateBuckets: limits.streamWindows(),
       };
     },
 

@@ -9,6 +9,7 @@ import type { BffConfig } from '../../lib/config.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { LiveHub } from './events.hub.ts';
+import type { PersonStreams } from './person-streams.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { problemResponse } from '../../lib/errors.ts';
 import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
@@ -45,13 +46,14 @@ const sameSiteOnly = createMiddleware<AppEnv>(async (c, next) => {
  * The router (mounted under `/bff`).
  *
  * @example
- * app.route('/bff', createEventsRouter({ hub, api, config, sessions }));
+ * app.route('/bff', createEventsRouter({ hub, api, config, sessions, personStreams }));
  */
 export function createEventsRouter(deps: {
   hub: LiveHub;
   api: SessionApi;
   config: BffConfig;
   sessions: Sessions;
+  personStreams: PersonStreams;
 }) {
   const handlers = eventsHandlers(deps);
   const router = createRouter();

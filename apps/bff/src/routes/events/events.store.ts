@@ -14,6 +14,12 @@ export const MAX_PRESENCE_ROWS = 5_000;
 
 export type PresenceRow = Selectable<PresenceTable>;
 
+/** What `owned` reads of a stream's row. */
+export type OwnedStream = Pick<
+  PresenceRow,
+  'region' | 'record_type' | 'alias' | 'record_id' | 'editing'
+>;
+
 /** A stream as its row starts: who, where, served by which instance; no record yet. */
 export type NewStream = {
   connectionId: string;
@@ -74,30 +80,38 @@ export function presenceStore(db: Kysely<BffDatabase>) {
     },
 
     /**
-     * Sets what a stream of this session shows; the region it is in, or undefined when no live
-     * stream of this session has the id (another session's stream is not found either).
+     * The live stream `connectionId` of this session (its region and what it shows), or
+     * undefined when no live stream of this session has the id (another session's stream is not
+     * found either). Read before any limit is counted, so a foreign id costs nothing.
      */
-    async setRecord(
-      connectionId: string,
-      sessionHash: string,
-      record: PresenceRecord | null,
-      now: number,
-    ): Promise<string | undefined> {
-      const row = await db
+    async owned(connectionId: string, sessionHash: string, now: number) {
+      return db
         .selectFrom('presence')
         .select(['region', 'record_type', 'alias', 'record_id', 'editing'])
         .where('connection_id', '=', connectionId)
         .where('session_hash', '=', sessionHash)
         .where('expires_at', '>', now)
         .executeTakeFirst();
-      if (!row) return undefined;
+    },
+
+    /**
+     * Sets what an owned stream shows (`row` as `owned` read it): false when it showed that
+     * already, so nobody needs telling.
+     */
+    async setRecord(
+      connectionId: string,
+      row: OwnedStream,
+      record: PresenceRecord | null,
+      now: number,
+    ): Promise<boolean> {
       const same =
-        record !== null &&
-        row.record_type === record.recordType &&
-        row.alias === record.alias &&
-        row.record_id === record.recordId &&
-        row.editing === record.editing;
-      if (same) return row.region;
+        record === null
+          ? row.record_id === null
+          : row.record_type === record.recordType &&
+            row.alias === record.alias &&
+            row.record_id === record.recordId &&
+            row.editing === record.editing;
+      if (same) return false;
       await db
         .updateTable('presence')
         .set({
@@ -109,7 +123,7 @@ export function presenceStore(db: Kysely<BffDatabase>) {
         })
         .where('connection_id', '=', connectionId)
         .execute();
-      return row.region;
+      return true;
     },
 
     async remove(connectionId: string) {

@@ -30,9 +30,19 @@ const TICKETS: Definition = {
 };
 const SECRET_ALIAS = 'payroll';
 
-/** `/v1/definitions`: Ada (client-1) sees tickets and payroll; Bob sees only tickets. */
+/**
+ * `/v1/definitions`: Ada (client-1) sees tickets and payroll; Bob sees only tickets. Records
+ * (`/v1/apps/{alias}/{id}`) exist unless their id starts with `NONE-`.
+ */
 function definitionsRoute(req: IncomingMessage, res: ServerResponse) {
   req.resume();
+  const record = /^\/v1\/apps\/[^/]+\/([^/]+)$/.exec(req.url ?? '');
+  if (record) {
+    const exists = !record[1]?.startsWith('NONE-');
+    res.writeHead(exists ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(exists ? { id: record[1] } : { title: 'Not Found', status: 404 }));
+    return;
+  }
   if (req.url !== '/v1/definitions') {
     res.writeHead(404).end();
     return;

@@ -8,7 +8,6 @@ import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 
-import type { Definition } from '@wsc/api-client';
 import type {
   HistoryActorList,
   HistoryEntry,
@@ -25,12 +24,15 @@ import {
 import type { BffDatabase } from '../../db/schema.ts';
 import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';
+import type { Authority } from '../../lib/authority.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Region } from '../../lib/region.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import type { Visibility } from '../../lib/visible-definitions.ts';
 import type { HistoryFilter, HistoryRow, HistoryStore } from './history.store.ts';
+import { requireAdmin } from '../../lib/authority.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { fieldProblems, ProblemException } from '../../lib/errors.ts';
 import { csrf } from '../../middlewares/csrf.ts';
@@ -66,23 +68,6 @@ const notFound = () =>
     detail: 'No record with this handle that you may read',
   });
 
-/** Administrators only: ADMIN from the API or the operator's identities, never a typed email. */
-function isAdmin(session: SessionRecord): boolean {
-  return (
-    session.user.role === 'ADMIN' &&
-    (session.user.identity === 'api' || session.user.identity === 'operator')
-  );
-}
-
-/**
- * The one admin check of every administrators' route here (log, export, people, erase): throws
- * 403 for anyone else. One function, so a fresher check can replace `isAdmin` in one place.
- */
-function assertAdmin(session: SessionRecord, detail: string): void {
-  if (isAdmin(session)) return;
-  throw new ProblemException({ status: 403, code: 'forbidden', title: 'Forbidden', detail });
-}
-
 function page(rows: HistoryRow[], first: number): HistoryPage {
   const items = rows.slice(0, first).map(toEntry);
   return { items, next: rows.length > first ? (items.at(-1)?.id ?? null) : null };
@@ -117,10 +102,12 @@ export function createHistoryRouter(deps: {
   history: HistoryStore;
   db: Kysely<BffDatabase>;
   logger: Logger;
-  /** The definitions the session can see (as the live events use them); throws as the API does. */
-  definitions: (session: SessionRecord, signal?: AbortSignal) => Promise<Definition[]>;
+  /** Who is an administrator now (ADMIN from the API or the identities file, never a typed email). */
+  authority: Authority;
+  /** What the session may see: the per-record route, its masking and a hosted administrator's log. */
+  visibility: Visibility;
 }) {
-  const { config, api, history, db, logger } = deps;
+  const { config, api, history, db, logger, authority, visibility } = deps;
   const router = createRouter();
   router.use(
     '/history/*',
@@ -137,10 +124,28 @@ export function createHistoryRouter(deps: {
     return { session, region };
   };
 
-  /** The administrators' query, checked: 403 for anyone else, 400 naming a bad parameter. */
-  const adminQuery = (c: Context<AppEnv>) => {
+  // Every administrators' route asks for the role the API or the identities file gives now (at
+  // most a minute old, ADR 0027), never the one frozen at sign-in.
+  const adminOnly = (detail: string) => requireAdmin(authority, api, detail);
+  const readsLog = adminOnly('Only administrators may read the whole history');
+
+  /**
+   * Hosted: the administrator's log holds only definitions their credential may read upstream
+   * (the identities file makes admins of the console, not of the service). Extended: an API
+   * ADMIN may read everything.
+   */
+  const adminDefinitions = async (session: SessionRecord) => {
+    if (session.profile !== 'hosted') return undefined;
+    try {
+      return await visibility.definitions(session);
+    } catch (error) {
+      throw await api.failure(error, session);
+    }
+  };
+
+  /** The administrators' query, checked: 400 naming a bad parameter. */
+  const adminQuery = async (c: Context<AppEnv>) => {
     const { session } = scope(c);
-    assertAdmin(session, 'Only administrators may read the whole history');
     const parsed = HistoryQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validation(parsed.error.issues);
     const q = parsed.data;
@@ -150,18 +155,19 @@ export function createHistoryRouter(deps: {
       alias: q.alias,
       from: q.from === undefined ? undefined : Date.parse(q.from),
       to: q.to === undefined ? undefined : Date.parse(q.to),
+      definitions: await adminDefinitions(session),
     };
     return { region: session.region, filter, after: q.after, first: q.first ?? DEFAULT_PAGE };
   };
 
-  router.get('/history', async (c) => {
-    const q = adminQuery(c);
+  router.get('/history', readsLog, async (c) => {
+    const q = await adminQuery(c);
     const rows = await history.search(q.region, q.filter, { after: q.after, first: q.first + 1 });
     return c.json(page(rows, q.first), 200, noStore);
   });
 
-  router.get('/history/export.csv', (c) => {
-    const q = adminQuery(c);
+  router.get('/history/export.csv', readsLog, async (c) => {
+    const q = await adminQuery(c);
     const batches = async function* () {
       let after = q.after;
       for (;;) {
@@ -182,60 +188,62 @@ export function createHistoryRouter(deps: {
     });
   });
 
-  router.get('/history/actors', async (c) => {
+  router.get('/history/actors', readsLog, async (c) => {
     const { session } = scope(c);
-    assertAdmin(session, 'Only administrators may read the whole history');
     const reply: HistoryActorList = { items: await history.actors(session.region, MAX_ACTORS) };
     return c.json(reply, 200, noStore);
   });
 
-  router.delete('/history/people/:ownerId', async (c) => {
-    const { session } = scope(c);
-    assertAdmin(session, 'Only administrators may erase what is kept about a person');
-    const ownerId = storableParam('ownerId', c.req.param('ownerId'));
-    // Their sessions first: ending them closes their event streams on every instance.
-    const hashes = await sessionsOf(db, session.region, ownerId);
-    for (const hash of hashes) await deps.sessions.destroy(hash);
-    const erased: PersonErased = {
-      ...(await erasePersonData(db, session.region, ownerId)),
-      sessions: hashes.length,
-    };
-    logger.info('history: person erased', {
-      requestId: c.var.requestId,
-      region: session.region,
-      by: session.ownerId,
-      ...erased,
-    });
-    return c.json(erased, 200, noStore);
-  });
+  router.delete(
+    '/history/people/:ownerId',
+    adminOnly('Only administrators may erase what is kept about a person'),
+    async (c) => {
+      const { session } = scope(c);
+      const ownerId = storableParam('ownerId', c.req.param('ownerId'));
+      // Their sessions first: ending them closes their event streams on every instance.
+      const hashes = await sessionsOf(db, session.region, ownerId);
+      for (const hash of hashes) await deps.sessions.destroy(hash);
+      const erased: PersonErased = {
+        ...(await erasePersonData(db, session.region, ownerId)),
+        sessions: hashes.length,
+      };
+      logger.info('history: person erased', {
+        requestId: c.var.requestId,
+        region: session.region,
+        by: session.ownerId,
+        ...erased,
+      });
+      return c.json(erased, 200, noStore);
+    },
+  );
 
-  router.delete('/history/:recordType/:alias/:id', async (c) => {
-    const { session } = scope(c);
-    assertAdmin(session, "Only administrators may erase a record's history");
-    const record = {
-      recordType: recordTypeParam(c.req.param('recordType')),
-      alias: storableParam('alias', c.req.param('alias')),
-      recordId: storableParam('id', c.req.param('id')),
-    };
-    const erased = await eraseRecordHistory(db, session.region, record);
-    logger.info('history: record erased', {
-      requestId: c.var.requestId,
-      region: session.region,
-      by: session.ownerId,
-      ...record,
-      ...erased,
-    });
-    return c.json(erased, 200, noStore);
-  });
+  router.delete(
+    '/history/:recordType/:alias/:id',
+    adminOnly("Only administrators may erase a record's history"),
+    async (c) => {
+      const { session } = scope(c);
+      const record = {
+        recordType: recordTypeParam(c.req.param('recordType')),
+        alias: storableParam('alias', c.req.param('alias')),
+        recordId: storableParam('id', c.req.param('id')),
+      };
+      const erased = await eraseRecordHistory(db, session.region, record);
+      logger.info('history: record erased', {
+        requestId: c.var.requestId,
+        region: session.region,
+        by: session.ownerId,
+        ...record,
+        ...erased,
+      });
+      return c.json(erased, 200, noStore);
+    },
+  );
 
   /** The entries as this reader may see them: related items of hidden definitions masked. */
-  const forReader = async (
-    session: SessionRecord,
-    entries: HistoryEntry[],
-    signal: AbortSignal,
-  ) => {
+  const forReader = async (session: SessionRecord, entries: HistoryEntry[]) => {
     if (!hasRelatedItems(entries)) return entries;
-    const visible = await deps.definitions(session, signal).catch(() => undefined);
+    // A failed read of what the reader sees masks every target (closes, never opens).
+    const visible = await visibility.definitions(session).catch(() => undefined);
     return maskHiddenTargets(entries, visible);
   };
 
@@ -246,6 +254,17 @@ export function createHistoryRouter(deps: {
     const id = c.req.param('id');
     const parsed = RecordHistoryQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validation(parsed.error.issues);
+    // Hosted: a definition the session may not see has no history for it (the description
+    // names every type; extended, the upstream's read below decides alone).
+    if (session.profile === 'hosted') {
+      let sees: boolean;
+      try {
+        sees = await visibility.sees(session, recordType, alias);
+      } catch (error) {
+        throw await api.failure(error, session);
+      }
+      if (!sees) throw notFound();
+    }
     // The record's history is the record's: whoever cannot read it (404 or 403 upstream) gets a 404.
     try {
       await api.run(
@@ -266,7 +285,7 @@ export function createHistoryRouter(deps: {
       { after: parsed.data.after, first: first + 1 },
     );
     const reply = page(rows, first);
-    reply.items = await forReader(session, reply.items, c.req.raw.signal);
+    reply.items = await forReader(session, reply.items);
     return c.json(reply, 200, noStore);
   });
 

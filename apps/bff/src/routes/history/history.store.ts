@@ -14,6 +14,7 @@ import { NOT_KEPT_FIELD } from '@wsc/api-client/bff-history';
 import type { BffDatabase, RecordHistoryTable } from '../../db/schema.ts';
 import type { RecordChange } from '../../lib/record-changes.ts';
 import type { BudgetOutcome, HistoryBudget } from './history.budget.ts';
+import { inDefinitions } from '../../db/in-definitions.ts';
 import { entryBytes, spendBudget, sweepBudget, utcDay } from './history.budget.ts';
 
 /**
@@ -97,6 +98,8 @@ export type HistoryFilter = {
   alias?: string | undefined;
   from?: number | undefined;
   to?: number | undefined;
+  /** Only these definitions (a hosted administrator's visible ones); none given: all. */
+  definitions?: readonly { recordType: string; alias: string }[] | undefined;
 };
 
 type NewEntry = Insertable<RecordHistoryTable> & { field: string; before: string; after: string };
@@ -258,6 +261,10 @@ export function historyStore(
       if (filter.alias !== undefined) query = query.where('alias', '=', filter.alias);
       if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
       if (filter.to !== undefined) query = query.where('at', '<', filter.to);
+      const definitions = filter.definitions;
+      if (definitions !== undefined) {
+        query = query.where(inDefinitions(definitions));
+      }
       if (page.after) query = query.where('id', '<', sql<string>`${page.after}::bigint`);
       return query.orderBy('id', 'desc').limit(page.first);
     },

@@ -22,6 +22,7 @@ import type { ProblemInit } from '../../lib/errors.ts';
 import type { Region } from '../../lib/region.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import type { Visibility } from '../../lib/visible-definitions.ts';
 import type { WorkspaceStore } from '../../lib/workspace-store.ts';
 import type { GroupMembership } from './group-membership.ts';
 import type { ViewSharesStore } from './saved-views.shares.ts';
@@ -153,8 +154,19 @@ export function savedViewsHandlers(deps: {
   config: BffConfig;
   workspace: WorkspaceStore;
   api: SessionApi;
+  /** What the reader may see: others' views of any other definition are not theirs to read. */
+  visibility: Visibility;
 }) {
   const { views, shares, membership, clock, config, workspace, api } = deps;
+
+  /** The definitions the reader may see now (ADR 0027); failures answer as the API's do. */
+  async function readableDefinitions(session: SessionRecord): Promise<Definition[]> {
+    try {
+      return await deps.visibility.definitions(session);
+    } catch (error) {
+      throw await api.failure(error, session);
+    }
+  }
 
   async function owned(c: Context<AppEnv>): Promise<ViewRow> {
     const row = await views.findOwned(ownerOf(sessionOf(c)), c.req.param('id') ?? '');
@@ -295,12 +307,16 @@ export function savedViewsHandlers(deps: {
       const query = ListViewsQuerySchema.safeParse(c.req.query());
       if (!query.success) throw validationProblem(query.error.issues);
       const { recordType, alias } = query.data;
-      const groups = await myGroups(c, session);
-      const rows = await shares.visible(
-        ownerOf(session),
-        groups,
-        recordType && alias ? { definition: { recordType, alias } } : {},
-      );
+      const definitions = await readableDefinitions(session);
+      const wanted = recordType && alias ? { definition: { recordType, alias } } : {};
+      // Nothing the reader may see: no membership check needs to be spent on it.
+      const rows =
+        definitions.length === 0
+          ? []
+          : await shares.visible(ownerOf(session), await myGroups(c, session), {
+              ...wanted,
+              definitions,
+            });
       const unavailable = groupSharingUnavailable(session);
       const reply: SharedViewList = {
         items: rows.map(sharedView),
@@ -395,7 +411,12 @@ export function savedViewsHandlers(deps: {
       const groups = audience.filter((g) => g !== EVERYONE);
       const readable =
         audience.includes(EVERYONE) || (await myGroups(c, session, groups)).length > 0;
-      const [row] = readable ? await shares.visible(ownerOf(session), groups, { id }) : [];
+      const [row] = readable
+        ? await shares.visible(ownerOf(session), groups, {
+            id,
+            definitions: await readableDefinitions(session),
+          })
+        : [];
       if (!row) throw notFound();
       return c.json(sharedView(row), 200, noStore);
     },

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { SessionApi } from '../../lib/session-api.ts';
 import type { Sessions } from '../../lib/sessions.ts';
+import type { Visibility } from '../../lib/visible-definitions.ts';
 import type { WorkspaceStore } from '../../lib/workspace-store.ts';
 import { createRouter } from '../../lib/create-app.ts';
 import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
@@ -25,7 +26,7 @@ import { MAX_VIEW_BYTES, savedViewsStore } from './saved-views.store.ts';
  * The `/bff/views` router (mounted under `/bff`).
  *
  * @example
- * app.route('/bff', createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api }));
+ * app.route('/bff', createSavedViewsRouter({ db: store.db, sessions, clock, config, workspace, api, visibility }));
  */
 export function createSavedViewsRouter(deps: {
   db: Kysely<BffDatabase>;
@@ -34,6 +35,7 @@ export function createSavedViewsRouter(deps: {
   config: BffConfig;
   workspace: WorkspaceStore;
   api: SessionApi;
+  visibility: Visibility;
 }) {
   const handlers = savedViewsHandlers({
     ...deps,

@@ -9,6 +9,7 @@ import type { ViewShares } from '@wsc/api-client';
 
 import type { BffDatabase, SavedViewSharesTable } from '../../db/schema.ts';
 import type { ViewOwner, ViewRow } from './saved-views.store.ts';
+import { inDefinitions } from '../../db/in-definitions.ts';
 
 /** An owner shares at most this many of their views at a time (each with up to 10 groups). */
 export const MAX_SHARED_VIEWS_PER_USER = 50;
@@ -22,6 +23,13 @@ export const MAX_SHARED_LISTED = 500;
  * the upstream calls of one read even in an organisation with very many groups.
  */
 export const MAX_GROUPS_CHECKED = 100;
+
+/**
+ * Of those, one sharer's groups count at most this many (their most recent): one person sharing
+ * with very many groups can neither push everyone else's groups out of the window nor make each
+ * reader's read cost more than this many membership checks for them (ADR 0027).
+ */
+export const MAX_GROUPS_PER_SHARER = 10;
 
 /** `group_id` of a share with everyone signed in to the region. */
 export const EVERYONE = '';
@@ -78,18 +86,30 @@ export function viewSharesStore(db: Kysely<BffDatabase>) {
 
     /**
      * The distinct groups other owners shared views with in the region, most recently shared
-     * first, at most MAX_GROUPS_CHECKED: the groups whose membership a read has to check.
+     * first, at most MAX_GROUPS_CHECKED and at most MAX_GROUPS_PER_SHARER of each sharer: the
+     * groups whose membership a read has to check.
      */
     async groupsSharedWith(viewer: ViewOwner): Promise<string[]> {
-      const rows = await db
+      const perSharer = db
         .selectFrom('saved_view_shares')
         .innerJoin('saved_views', 'saved_views.id', 'saved_view_shares.view_id')
         .select('saved_view_shares.group_id')
-        .select(({ fn }) => fn.max('saved_view_shares.created_at').as('latest'))
+        .select(sql<string>`max(saved_view_shares.created_at)`.as('latest'))
+        .select(
+          sql<number>`row_number() over (partition by saved_views.user_id order by max(saved_view_shares.created_at) desc)`.as(
+            'rank',
+          ),
+        )
         .where('saved_view_shares.region', '=', viewer.region)
         .where('saved_view_shares.group_id', '!=', EVERYONE)
         .where('saved_views.user_id', '!=', viewer.userId)
-        .groupBy('saved_view_shares.group_id')
+        .groupBy(['saved_view_shares.group_id', 'saved_views.user_id']);
+      const rows = await db
+        .selectFrom(perSharer.as('shared'))
+        .select('shared.group_id')
+        .select(({ fn }) => fn.max('shared.latest').as('latest'))
+        .where('shared.rank', '<=', MAX_GROUPS_PER_SHARER)
+        .groupBy('shared.group_id')
         .orderBy('latest', 'desc')
         .limit(MAX_GROUPS_CHECKED)
         .execute();
@@ -98,13 +118,18 @@ export function viewSharesStore(db: Kysely<BffDatabase>) {
 
     /**
      * Other owners' views in the viewer's region shared with everyone or with one of `groups`
-     * (the viewer's, checked by the caller), of one definition when given; newest first, at most
-     * MAX_SHARED_LISTED. With `id`, only that view.
+     * (the viewer's, checked by the caller), of one definition when given and only of
+     * `definitions` (those the viewer may see); newest first, at most MAX_SHARED_LISTED. With
+     * `id`, only that view.
      */
     visible(
       viewer: ViewOwner,
       groups: readonly string[],
-      options: { definition?: { recordType: string; alias: string }; id?: string } = {},
+      options: {
+        definition?: { recordType: string; alias: string };
+        definitions?: readonly { recordType: string; alias: string }[];
+        id?: string;
+      } = {},
     ): Promise<ViewRow[]> {
       const audiences = [EVERYONE, ...groups];
       let select = db
@@ -124,6 +149,10 @@ export function viewSharesStore(db: Kysely<BffDatabase>) {
         select = select
           .where('record_type', '=', options.definition.recordType)
           .where('alias', '=', options.definition.alias);
+      }
+      const definitions = options.definitions;
+      if (definitions) {
+        select = select.where(inDefinitions(definitions));
       }
       if (options.id) select = select.where('id', '=', options.id);
       return select.orderBy('updated_at', 'desc').orderBy('id').limit(MAX_SHARED_LISTED).execute();

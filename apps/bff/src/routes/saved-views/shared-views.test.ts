@@ -16,7 +16,7 @@ import type { Harness } from '../../../test/harness.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { regionFor } from '../../lib/config.ts';
 import { MEMBERSHIP_TTL_MS } from './group-membership.ts';
-import { MAX_SHARED_VIEWS_PER_USER } from './saved-views.shares.ts';
+import { MAX_GROUPS_PER_SHARER, MAX_SHARED_VIEWS_PER_USER } from './saved-views.shares.ts';
 
 const person = (n: string, first: string, last: string) => ({
   id: `5ea7ed00-${n.repeat(4)}-4c1e-8a51-5ea7ed0000${n.repeat(2)}`,
@@ -31,6 +31,7 @@ const PEOPLE = {
   ada: person('1', 'Ada', 'Lovelace'),
   bob: person('2', 'Bob', 'Babbage'),
   cy: person('3', 'Cy', 'Caps'),
+  dee: person('4', 'Dee', 'Deluge'),
 };
 type Person = keyof typeof PEOPLE;
 const SECRET = 'secret-for-shared-views-tests';
@@ -88,6 +89,9 @@ async function startUpstream(): Promise<{ apiUrl: string; server: Server }> {
       if (url.pathname === '/v1/definitions') {
         return send(200, { items: ALIASES.map(definition) });
       }
+      // The hosted probe of what a session may see: every alias here is readable.
+      const list = /^\/v1\/apps\/([^/]+)$/.exec(url.pathname);
+      if (list && ALIASES.includes(list[1] ?? '')) return send(200, { items: [] });
       if (url.pathname === '/v1/users') {
         const email = /^email==(.*)$/.exec(url.searchParams.get('filter') ?? '')?.[1];
         const items = Object.values(PEOPLE).filter((p) => p.email === email);
@@ -393,6 +397,33 @@ describe('PUT /bff/views/:id/shares, bad input and caps', () => {
     expect((await share(owner, first.id, { everyone: false, groups: [AGENTS] })).status).toBe(200);
     await h.api(`/bff/views/${first.id}/shares`, { method: 'DELETE', cookie: owner });
     expect((await share(owner, last.id, { everyone: true, groups: [] })).status).toBe(200);
+  });
+});
+
+describe('the groups a read checks (review I7)', () => {
+  it(`count at most ${MAX_GROUPS_PER_SHARER} of one sharer: sharing with very many groups pushes nobody else out`, async () => {
+    resetGroups();
+    const view = await createView(cookies.ada);
+    expect((await share(cookies.ada, view.id, { everyone: false, groups: [AGENTS] })).status).toBe(
+      200,
+    );
+    // Later, Dee shares 11 views with 10 new groups each: 110 groups, all more recent.
+    h.clock.advance(1);
+    const flood = Array.from({ length: 110 }, () => crypto.randomUUID());
+    for (const id of flood) groups.set(id, { name: `Flood ${id.slice(0, 8)}`, members: [] });
+    for (let i = 0; i < 11; i += 1) {
+      const mine = await createView(cookies.dee, 'caps');
+      const res = await share(cookies.dee, mine.id, {
+        everyone: false,
+        groups: flood.slice(i * 10, i * 10 + 10),
+      });
+      expect(res.status).toBe(200);
+    }
+    h.clock.advance(MEMBERSHIP_TTL_MS + 1);
+    const calls = memberCalls;
+    expect((await sharedWith(cookies.bob)).items.map((v) => v.id)).toContain(view.id);
+    // Bob's read asked about Dee's 10 newest groups and the others', not all 110.
+    expect(memberCalls - calls).toBeLessThanOrEqual(MAX_GROUPS_PER_SHARER + 10);
   });
 });
 

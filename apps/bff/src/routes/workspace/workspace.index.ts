@@ -10,6 +10,7 @@ import { DefinitionSchema, isApiError, SampleInputSchema } from '@wsc/api-client
 
 import type { SessionRecord } from '../../db/store.ts';
 import type { AppEnv } from '../../lib/app-env.ts';
+import type { Authority } from '../../lib/authority.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { Region } from '../../lib/region.ts';
@@ -36,20 +37,24 @@ export const NOT_ADMIN_REASON =
 
 /**
  * May this session change the region's stored definitions? With an identities file, only its
- * ADMIN identities (operator configuration, never a typed email); without one, the operator has
- * left it to every signed-in user of the region (docs/bff.md).
+ * ADMIN identities as the file is now (operator configuration, never a typed email); without one,
+ * the operator has left it to every signed-in user of the region (docs/bff.md). `edit`: the
+ * answer is about to be acted on, so a credential the upstream refuses must not pass either
+ * (ADR 0027). Throws what the authority throws.
  *
  * @example
- * editPermission(config, session); // { editable: true }
+ * await editPermission(authority, session, { edit: true }); // { editable: true }
  */
-export function editPermission(
-  config: BffConfig,
+export async function editPermission(
+  authority: Authority,
   session: SessionRecord,
-): { editable: boolean; reason?: string } {
-  if (config.identities === null) return { editable: true };
-  if (session.user.identity === 'operator' && session.user.role === 'ADMIN') {
+  options: { edit?: boolean } = {},
+): Promise<{ editable: boolean; reason?: string }> {
+  if (!(await authority.identitiesConfigured())) {
+    if (options.edit) await authority.verifyCredential(session);
     return { editable: true };
   }
+  if ((await authority.currentRole(session)) === 'ADMIN') return { editable: true };
   return { editable: false, reason: NOT_ADMIN_REASON };
 }
 
@@ -88,7 +93,7 @@ type Scope = { session: SessionRecord; region: Region };
  * The `/bff/workspace` router (mounted under `/bff`).
  *
  * @example
- * app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock }));
+ * app.route('/bff', createWorkspaceRouter({ config, sessions, workspace, api, clock, authority }));
  */
 export function createWorkspaceRouter(deps: {
   config: BffConfig;
@@ -96,8 +101,10 @@ export function createWorkspaceRouter(deps: {
   workspace: WorkspaceStore;
   api: SessionApi;
   clock: Clock;
+  /** Who administers the console now (the identities file as it is, ADR 0027). */
+  authority: Authority;
 }) {
-  const { config, sessions, workspace, api, clock } = deps;
+  const { config, sessions, workspace, api, clock, authority } = deps;
   const router = createRouter();
 
   const hostedOnly = createMiddleware<AppEnv>(async (c, next) => {
@@ -143,20 +150,34 @@ export function createWorkspaceRouter(deps: {
       alias: c.req.param('alias'),
     });
 
-  const forbidden = (reason: string | undefined) =>
-    new ProblemException({
-      status: 403,
-      code: 'forbidden',
-      title: 'Forbidden',
-      detail: reason ?? 'You may not change the workspace description',
-    });
+  /** The permission now; a refused credential ends the session, an unreachable API closes. */
+  const permission = async (session: SessionRecord, edit: boolean) => {
+    try {
+      return await editPermission(authority, session, { edit });
+    } catch (error) {
+      throw await api.failure(error, session);
+    }
+  };
+
+  /** Edits only: 403 (with the reason) for anyone who may not change the description now. */
+  const mayEdit = async (session: SessionRecord) => {
+    const allowed = await permission(session, true);
+    if (!allowed.editable) {
+      throw new ProblemException({
+        status: 403,
+        code: 'forbidden',
+        title: 'Forbidden',
+        detail: allowed.reason ?? 'You may not change the workspace description',
+      });
+    }
+  };
 
   router.get('/workspace', async (c) => {
     const { session, region } = scope(c);
     const fromFile = new Set(region.workspace.map((d) => definitionKey(d.recordType, d.alias)));
     const stored = await workspace.list(region.id);
     const reply: Workspace = {
-      ...editPermission(config, session),
+      ...(await permission(session, false)),
       items: [
         ...region.workspace.map((definition): WorkspaceEntry => ({
           definition: forHosted(definition),
@@ -235,8 +256,7 @@ export function createWorkspaceRouter(deps: {
 
   router.put('/workspace/definitions/:recordType/:alias', limit, async (c) => {
     const { session, region } = scope(c);
-    const permission = editPermission(config, session);
-    if (!permission.editable) throw forbidden(permission.reason);
+    await mayEdit(session);
     const key = pathKey(c);
     if (!key.success) throw validation(400, 'Not a record type and alias', key.error.issues);
     const parsed = DefinitionSchema.safeParse(await readJsonBody(c));
@@ -286,8 +306,7 @@ export function createWorkspaceRouter(deps: {
 
   router.delete('/workspace/definitions/:recordType/:alias', async (c) => {
     const { session, region } = scope(c);
-    const permission = editPermission(config, session);
-    if (!permission.editable) throw forbidden(permission.reason);
+    await mayEdit(session);
     const key = pathKey(c);
     if (!key.success) throw validation(400, 'Not a record type and alias', key.error.issues);
     const { recordType, alias } = key.data;
