@@ -75,6 +75,8 @@ export async function bulkUpdate(
     base,
     changes: fields,
     etag: undefined,
+    // The run compares each record itself, as before issue 27's save protocol (helper E's part).
+    conflictCheck: 'browser',
     signal,
     source,
   });
