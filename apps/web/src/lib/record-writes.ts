@@ -82,6 +82,16 @@ export function differences(
 }
 
 /**
+ * Whether writing `changes` would change anything in `record` (an absent field reads as '').
+ *
+ * @example
+ * changesAnything({ Status: 'Open' }, { Status: 'Open' }); // false
+ */
+export function changesAnything(record: RecordData, changes: RecordData): boolean {
+  return Object.entries(changes).some(([name, value]) => (record[name] ?? '') !== value);
+}
+
+/**
  * The writable fields the user did not change whose stored value moved since the user's copy
  * was read (their `mine` is `null`): shown beside the conflicts, so the user sees everything
  * that changed under them. Read-only fields (handle, audit stamps, which move on every save)

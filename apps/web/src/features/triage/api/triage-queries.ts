@@ -1,7 +1,6 @@
-import type { InfiniteData } from '@tanstack/react-query';
 import { queryOptions } from '@tanstack/react-query';
 
-import type { Definition, RecordData, RecordPagedList, RecordType } from '@wsc/api-client';
+import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
 import type { FilterFieldTypes } from '@/queries/request-filter.ts';
@@ -85,31 +84,4 @@ export function queueRows(
  */
 export function postTriageComment(recordType: RecordType, alias: string, id: string, text: string) {
   return api.addComment(recordType, alias, id, text, { source: 'triage' });
-}
-
-/**
- * Replaces one record inside cached queue pages (the queue keeps its order while triaging: a
- * record that no longer matches the filter stays until the queue is reloaded).
- *
- * @example
- * queryClient.setQueryData(queueKey, (data) => replaceInPages(data, saved));
- */
-export function replaceInPages<P>(
-  data: InfiniteData<RecordPagedList, P> | undefined,
-  id: string,
-  record: RecordData,
-  definition: Pick<Definition, 'handleField'>,
-): InfiniteData<RecordPagedList, P> | undefined {
-  if (!data) return data;
-  return {
-    ...data,
-    pages: data.pages.map((page) => ({
-      ...page,
-      items: page.items.map((item) =>
-        recordHandle(item.data, definition) === id
-          ? { ...item, data: { ...item.data, ...record } }
-          : item,
-      ),
-    })),
-  };
 }

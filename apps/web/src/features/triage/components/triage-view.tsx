@@ -75,29 +75,16 @@ export function TriageView({
     (recordId: string) => editorsOf(presence.get(recordId) ?? []),
     [presence],
   );
-  const {
-    queue,
-    queueKey,
-    serverSort,
-    rows,
-    skipped,
-    total,
-    more,
-    index,
-    id,
-    row,
-    move,
-    live,
-    keepPlace,
-  } = useTriageQueue({
-    definition,
-    filter,
-    sort,
-    currentId,
-    onCurrentChange,
-    onStatus: setStatus,
-    editorsOf: skipEditing ? othersEditing : undefined,
-  });
+  const { queue, serverSort, rows, skipped, total, more, index, id, row, move, live, keepPlace } =
+    useTriageQueue({
+      definition,
+      filter,
+      sort,
+      currentId,
+      onCurrentChange,
+      onStatus: setStatus,
+      editorsOf: skipEditing ? othersEditing : undefined,
+    });
   useAnnounceViewing(
     id === undefined
       ? null
@@ -105,7 +92,6 @@ export function TriageView({
   );
   const { busy, change, undo, undoCount } = useTriageChanges({
     definition,
-    queueKey,
     id,
     onStatus: setStatus,
   });
@@ -116,12 +102,11 @@ export function TriageView({
     placeholderData: row ? { record: row, etag: undefined } : undefined,
   });
 
-  const saveAndNext = useCallback(async () => {
+  // Optimistic (ADR 0028): the changes show at once and the user moves on; a refusal is said on
+  // the status line, naming the record.
+  const saveAndNext = useCallback(() => {
     const changes = editorRef.current?.changes() ?? {};
-    if (Object.keys(changes).length > 0) {
-      const ok = await change(changes);
-      if (!ok) return;
-    }
+    if (Object.keys(changes).length > 0) void change(changes);
     paneRef.current?.focus();
     move(1);
   }, [change, move]);
@@ -148,7 +133,7 @@ export function TriageView({
         case 'comment':
           return commentRef.current?.focus();
         case 'save-next':
-          return void saveAndNext();
+          return saveAndNext();
         case 'undo':
           return undo();
         case 'help':
@@ -233,7 +218,7 @@ export function TriageView({
             fields={fields}
             onChange={change}
             onAssign={() => setAssignOpen(true)}
-            onSaveNext={() => void saveAndNext()}
+            onSaveNext={saveAndNext}
             editorRef={editorRef}
             commentRef={commentRef}
             onLeaveField={() => paneRef.current?.focus()}

@@ -7,6 +7,8 @@ export interface UndoStack<T> {
   push: (entry: T) => void;
   /** Takes the latest change off, or `undefined` when there is none. */
   pop: () => T | undefined;
+  /** Takes out the entries `matches` picks (a write that was refused: there is nothing to undo). */
+  remove: (matches: (entry: T) => boolean) => void;
 }
 
 /**
@@ -30,5 +32,9 @@ export function useUndoStack<T>(): UndoStack<T> {
     setCount(entries.current.length);
     return last;
   }, []);
-  return useMemo(() => ({ count, push, pop }), [count, push, pop]);
+  const remove = useCallback((matches: (entry: T) => boolean) => {
+    entries.current = entries.current.filter((entry) => !matches(entry));
+    setCount(entries.current.length);
+  }, []);
+  return useMemo(() => ({ count, push, pop, remove }), [count, push, pop, remove]);
 }
