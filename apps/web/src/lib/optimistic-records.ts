@@ -105,6 +105,12 @@ export class OptimisticStore {
     };
     const queued = this.records.enqueue(key, () => this.#cachedRecord(tracked), write);
     const settled = queued.settled.then((outcome) => {
+      if (outcome.status === 'confirmed') {
+        // The stored record is the newest of its fields (audit stamps): rows take all of it,
+        // with the fields of writes still pending over it.
+        const shown = this.records.view(key)?.record ?? outcome.value.record;
+        this.#paintRows(tracked, { ...outcome.value.record, ...touchedOf(tracked, shown) });
+      }
       if (!this.records.has(key)) this.#tracked.delete(key);
       return outcome;
     });
@@ -212,17 +218,37 @@ export class OptimisticStore {
       if (this.#queryClient.getQueryData(detailKey) !== undefined) {
         this.#queryClient.setQueryData(detailKey, view);
       }
+    } finally {
+      this.#painting -= 1;
+    }
+    this.#paintRows(tracked, touchedOf(tracked, view.record));
+  }
+
+  /** Paints the record into the cached lists that hold it (`record`: the fields to paint). */
+  #paintRows(tracked: Tracked, record: RecordData): void {
+    const { recordType, alias, id } = tracked.record;
+    this.#painting += 1;
+    try {
       this.#queryClient.setQueriesData({ queryKey: recordKeys.lists(recordType, alias) }, (data) =>
         paintRecordInList(
           data,
           id,
-          (row) => paintRow(row, view.record, tracked.touched),
+          (row) => paintRow(row, record, tracked.touched),
           tracked.definition,
         ),
       );
     } finally {
       this.#painting -= 1;
     }
+  }
+
+  /**
+   * A list was read again while writes are pending: its rows are newer than anything else held,
+   * so only the fields the writes set are painted over them (as always).
+   */
+  #repaintRows(key: string, tracked: Tracked): void {
+    const view = this.records.view(key);
+    if (view) this.#paintRows(tracked, touchedOf(tracked, view.record));
   }
 
   #paintList(key: string, view: unknown): void {
@@ -248,8 +274,9 @@ export class OptimisticStore {
     }
     if (kind === 'records') {
       for (const [key, t] of this.#tracked) {
-        if (t.record.recordType === recordType && t.record.alias === alias)
-          this.records.repaint(key);
+        if (t.record.recordType === recordType && t.record.alias === alias) {
+          this.#repaintRows(key, t);
+        }
       }
       return;
     }
@@ -258,6 +285,16 @@ export class OptimisticStore {
     if (manual || data === undefined) this.lists.repaint(key);
     else this.lists.confirm(key, data);
   }
+}
+
+/** The fields of `record` the round's writes set: what is painted into list rows. */
+function touchedOf(tracked: Tracked, record: RecordData): RecordData {
+  const touched: RecordData = {};
+  for (const field of tracked.touched) {
+    const value = record[field];
+    if (value !== undefined) touched[field] = value;
+  }
+  return touched;
 }
 
 /** The ledger key of a record: its detail query's hash. */

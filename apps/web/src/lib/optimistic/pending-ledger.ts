@@ -199,8 +199,9 @@ export class PendingLedger<T, M> {
 
   #drop(key: string, entry: Entry<T, M>, patch: Patch<T, M>): void {
     entry.patches = entry.patches.filter((p) => p !== patch);
-    this.#changed(key, entry);
+    // Forgotten before listeners hear of it, so that what they read agrees with the paint.
     if (entry.patches.length === 0) this.#entries.delete(key);
+    this.#changed(key, entry);
   }
 
   #view(entry: Entry<T, M>): T | undefined {

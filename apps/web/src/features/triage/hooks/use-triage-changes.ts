@@ -48,7 +48,7 @@ export function useTriageChanges({ definition, id, onStatus }: TriageChangesInpu
   const store = useOptimisticStore();
   const busy = usePendingIds(recordType, alias).size > 0;
   const undoStack = useUndoStack<UndoEntry>();
-  const { push, pop, remove } = undoStack;
+  const { push, pop, remove, has } = undoStack;
 
   /** Paints and queues a write; `undefined` when it would change nothing. */
   const write = useCallback(
@@ -74,11 +74,14 @@ export function useTriageChanges({ definition, id, onStatus }: TriageChangesInpu
       if (queued.before) push({ id, before: queued.before, after: changes, write: queued.id });
       onStatus(`${id}: ${describeChange(changes)} (saving…)`);
       const outcome = await queued.settled;
-      if (outcome.status === 'refused') remove((entry) => entry.write === queued.id);
+      const mine = (entry: UndoEntry) => entry.write === queued.id;
+      if (outcome.status === 'refused') remove(mine);
+      // Undone meanwhile (u while it was on the wire): the undo's own outcome speaks.
+      if (outcome.status === 'confirmed' && !has(mine)) return true;
       report(onStatus, id, changes, outcome, 'change');
       return outcome.status === 'confirmed';
     },
-    [id, write, push, remove, onStatus],
+    [id, write, push, remove, has, onStatus],
   );
 
   const undo = useCallback(() => {

@@ -9,6 +9,8 @@ export interface UndoStack<T> {
   pop: () => T | undefined;
   /** Takes out the entries `matches` picks (a write that was refused: there is nothing to undo). */
   remove: (matches: (entry: T) => boolean) => void;
+  /** Whether an entry `matches` picks is on the stack (a change not undone yet). */
+  has: (matches: (entry: T) => boolean) => boolean;
 }
 
 /**
@@ -36,5 +38,6 @@ export function useUndoStack<T>(): UndoStack<T> {
     entries.current = entries.current.filter((entry) => !matches(entry));
     setCount(entries.current.length);
   }, []);
-  return useMemo(() => ({ count, push, pop, remove }), [count, push, pop, remove]);
+  const has = useCallback((matches: (entry: T) => boolean) => entries.current.some(matches), []);
+  return useMemo(() => ({ count, push, pop, remove, has }), [count, push, pop, remove, has]);
 }
