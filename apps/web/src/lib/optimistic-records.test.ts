@@ -29,6 +29,7 @@ function page(records: RecordData[]): RecordPagedList {
       has_next_page: false,
     },
     total: records.length,
+    skipped: 0,
     items: records.map((data, i) => ({ cursor: `c${i}`, data })),
   };
 }
@@ -168,8 +169,8 @@ describe('the optimistic store (records)', () => {
   it('hosted: a record known from its row is saved in one PUT with the values seen', async () => {
     configureApi('hosted');
     const wire = heldFetch(() => new Response(null, { status: 200 }));
-    const handle = { ...ticket(1), 'Ticket ID': 'SUP-1' };
-    delete handle.id;
+    const { id: _id, ...rest } = ticket(1);
+    const handle = { ...rest, 'Ticket ID': 'SUP-1' };
     const { queryClient, store } = cached([]);
     queryClient.setQueryData(listKey, { pages: [page([handle])], pageParams: [undefined] });
     const saved = await store.changeRecord({

@@ -1,8 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 
-import type { RecordType } from '@wsc/api-client';
+import type { Definition, RecordReply, RecordType } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
+import { rowInList } from '@/lib/optimistic/record-lists.ts';
 
 import type { FilterFieldTypes } from './request-filter.ts';
 import { growingPages } from './paging.ts';
@@ -115,17 +117,25 @@ export function recordSearchQueryOptions(
 }
 
 /**
+ * How long a record read counts as fresh: long enough that a record read on hover (intent
+ * preload) or by the route's loader is not read again when its panel mounts a moment later,
+ * short enough that opening it later reads it again. Saves check for changes made meanwhile
+ * anyway (If-Match, or the BFF's check of the values seen).
+ */
+export const RECORD_FRESH_MS = 10_000;
+
+/**
  * One record and its ETag (sent back as `If-Match` on save; the hosted API sends none). The record
  * panel and triage share it, so a record saved in one place is current in the other.
  *
  * @example
- * const { data } = useSuspenseQuery(recordQueryOptions('apps', 'support-tickets', 'SUP-1'));
+ * const { data } = useQuery(recordQueryOptions('apps', 'support-tickets', 'SUP-1'));
  */
 export function recordQueryOptions(recordType: RecordType, alias: string, id: string) {
   return queryOptions({
     queryKey: recordKeys.detail(recordType, alias, id),
     queryFn: ({ signal }) => api.getRecord(recordType, alias, id, { signal }),
-    staleTime: 0,
+    staleTime: RECORD_FRESH_MS,
   });
 }
 
@@ -143,4 +153,25 @@ export function recordCountQueryOptions(recordType: RecordType, alias: string) {
       (await api.searchRecords(recordType, alias, { first: 1, signal })).total ?? null,
     staleTime: 60_000,
   });
+}
+
+/**
+ * A record as a cached list of its definition holds it (the table's pages, the triage queue, a
+ * picker), without an ETag: what its panel shows at once while the record itself is read
+ * (`placeholderData`). `undefined` when no cached list holds it.
+ *
+ * @example
+ * useQuery({ ...recordQueryOptions(type, alias, id), placeholderData: () => recordFromLists(queryClient, definition, id) });
+ */
+export function recordFromLists(
+  queryClient: QueryClient,
+  definition: Pick<Definition, 'recordType' | 'alias' | 'handleField'>,
+  id: string,
+): RecordReply | undefined {
+  const lists = recordKeys.lists(definition.recordType as RecordType, definition.alias);
+  for (const [, data] of queryClient.getQueriesData({ queryKey: lists })) {
+    const row = rowInList(data, id, definition);
+    if (row) return { record: row, etag: undefined };
+  }
+  return undefined;
 }

@@ -13,6 +13,8 @@ const paging = {
 };
 const page = (ids: string[]): RecordPagedList => ({
   paging,
+  total: ids.length,
+  skipped: 0,
   items: ids.map((id, i) => ({ cursor: `c${i}`, data: { 'Ticket ID': id, Status: 'New' } })),
 });
 

@@ -15,8 +15,8 @@ import type { PresenceEntry } from '@wsc/api-client/bff-events';
 import { recordHandle } from '@wsc/api-client';
 
 import type { PlaceAnchor } from '@/lib/keep-place.ts';
-import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { PresenceMarker } from '@/components/live/presence-marker.tsx';
+import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { useRecordsWithPresence } from '@/lib/use-live-presence.ts';
 import { cn } from '@/lib/utils.ts';
 import { wantsNextPage } from '@/queries/paging.ts';
