@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 
+import type { WatcherPagedList } from '@wsc/api-client';
+
 import type { RecordRef } from '@/queries/records.ts';
 import { api } from '@/lib/api.ts';
 import { recordKeys } from '@/queries/records.ts';
@@ -41,4 +43,32 @@ export function removeWatchers(record: RecordRef, emails: string[]) {
   return api.removeWatchers(record.recordType, record.alias, record.id, emails, {
     source: 'watchers',
   });
+}
+
+/**
+ * The watchers list with a person added by email, as it shows at once (the server's row, with
+ * their name, replaces it when the list is read again).
+ *
+ * @example
+ * withWatcher(list, 'ada@helpdesk.example');
+ */
+export function withWatcher(list: WatcherPagedList, email: string): WatcherPagedList {
+  const target = { id: undefined, type: 'User', firstName: '', lastName: '', email, name: email };
+  return {
+    ...list,
+    total: list.total === undefined ? undefined : list.total + 1,
+    items: [...list.items, { id: undefined, target }],
+  };
+}
+
+/**
+ * The watchers list without the person of `email`.
+ *
+ * @example
+ * withoutWatcher(list, 'grace@helpdesk.example');
+ */
+export function withoutWatcher(list: WatcherPagedList, email: string): WatcherPagedList {
+  const items = list.items.filter((w) => w.target.email !== email);
+  const gone = list.items.length - items.length;
+  return { ...list, total: list.total === undefined ? undefined : list.total - gone, items };
 }
