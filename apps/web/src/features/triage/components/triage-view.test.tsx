@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { RecordData } from '@wsc/api-client';
 
+import { sizeScrollContainer } from '@/testing/layout.ts';
 import { jsonResponse, ticketsDefinition } from '@/testing/render.tsx';
 
 import { TriageView } from './triage-view.tsx';
@@ -101,11 +102,8 @@ function Page() {
   return <TriageView definition={ticketsDefinition} currentId={id} onCurrentChange={setId} />;
 }
 
-/** Gives the queue's scroll box a height, so that its virtualizer renders items in jsdom. */
-function sizedQueue() {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(340);
-}
+// The queue's scroll box gets a size, so that its virtualizer renders items in jsdom.
+sizeScrollContainer('triage-list');
 
 function renderTriage() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -211,7 +209,6 @@ describe('TriageView', () => {
 
   it('paints a key at once, marked Saving…, while its write is still held', async () => {
     const { held, store } = fakeApi({ hold: true });
-    sizedQueue();
     const { user } = renderTriage();
     await waitFor(() => expect(screen.getByRole('group', { name: 'Status' })).toBeInTheDocument());
     await user.keyboard('2');
@@ -234,7 +231,6 @@ describe('TriageView', () => {
 
   it('a refusal after the user moved on rolls back that record alone, names it, and keeps the place', async () => {
     const { held, store } = fakeApi({ hold: true });
-    sizedQueue();
     const { user } = renderTriage();
     await waitFor(() => expect(screen.getByRole('group', { name: 'Status' })).toBeInTheDocument());
     await user.keyboard('2');
