@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { HoverIntent, INTENT_DELAY_MS } from './hover-intent.ts';
+import { HoverIntent } from './hover-intent.ts';
+import { INTENT_DELAY_MS } from './intent-delay.ts';
 
 describe('HoverIntent', () => {
   beforeEach(() => vi.useFakeTimers());

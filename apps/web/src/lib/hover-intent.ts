@@ -3,8 +3,7 @@
 // TanStack Router's own `preload: 'intent'` with the same delay (main.tsx).
 import { useEffect, useMemo, useRef } from 'react';
 
-/** How long the pointer rests on an item before its request starts (ms). */
-export const INTENT_DELAY_MS = 100;
+import { INTENT_DELAY_MS } from './intent-delay.ts';
 
 /**
  * Watches which item the pointer rests on: `over(key)` on entering an item (again for the same

@@ -1,10 +1,8 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 
-import type { Definition, RecordReply, RecordType } from '@wsc/api-client';
+import type { RecordType } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
-import { rowInList } from '@/lib/optimistic/record-lists.ts';
 
 import type { FilterFieldTypes } from './request-filter.ts';
 import { growingPages } from './paging.ts';
@@ -153,25 +151,4 @@ export function recordCountQueryOptions(recordType: RecordType, alias: string) {
       (await api.searchRecords(recordType, alias, { first: 1, signal })).total ?? null,
     staleTime: 60_000,
   });
-}
-
-/**
- * A record as a cached list of its definition holds it (the table's pages, the triage queue, a
- * picker), without an ETag: what its panel shows at once while the record itself is read
- * (`placeholderData`). `undefined` when no cached list holds it.
- *
- * @example
- * useQuery({ ...recordQueryOptions(type, alias, id), placeholderData: () => recordFromLists(queryClient, definition, id) });
- */
-export function recordFromLists(
-  queryClient: QueryClient,
-  definition: Pick<Definition, 'recordType' | 'alias' | 'handleField'>,
-  id: string,
-): RecordReply | undefined {
-  const lists = recordKeys.lists(definition.recordType as RecordType, definition.alias);
-  for (const [, data] of queryClient.getQueriesData({ queryKey: lists })) {
-    const row = rowInList(data, id, definition);
-    if (row) return { record: row, etag: undefined };
-  }
-  return undefined;
 }

@@ -20,7 +20,8 @@ import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatDate, formatDateTime } from '@/lib/format.ts';
 import { StaleRecordError } from '@/lib/record-writes.ts';
 import { useOptimisticStore, usePendingWrites } from '@/lib/use-optimistic.ts';
-import { recordFromLists, recordKeys, recordQueryOptions } from '@/queries/records.ts';
+import { recordFromLists } from '@/queries/record-seed.ts';
+import { recordKeys, recordQueryOptions } from '@/queries/records.ts';
 
 import { createRecord } from '../api/records.ts';
 import { editableFields } from '../lib/columns.ts';

@@ -16,7 +16,8 @@ import { Toaster } from '@/components/ui/toast.tsx';
 import { RecordEditor } from '@/features/records/components/record-editor.tsx';
 import { useAnnounceViewing, usePresence } from '@/lib/use-live-presence.ts';
 import { definitionsQueryOptions, findDefinition } from '@/queries/definitions.ts';
-import { recordFromLists, recordQueryOptions } from '@/queries/records.ts';
+import { recordFromLists } from '@/queries/record-seed.ts';
+import { recordQueryOptions } from '@/queries/records.ts';
 
 import { RouteError } from '../../../../-components/route-error.tsx';
 import { RecordPanelSearchSchema } from './-components/record-panel-search.ts';
