@@ -143,4 +143,54 @@ test.describe('optimistic writes', () => {
     expect(await stored(first)).toBe('New');
     expect(await stored(other)).toBe(third);
   });
+
+  test('the record panel saves at once, marked Saving…; a refusal rolls back and keeps my value', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+    axe,
+  }) => {
+    const tag = `Panel ${Date.now().toString(36)}`;
+    const [id = ''] = await createTaggedQueue(adminApi, tickets, tag, ['Printer']);
+    const hold = holdPuts(page, tickets, id);
+    await hold.ready;
+    await login('admin');
+    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    const row = page.locator(`tr[data-row-id="${id}"]`);
+    await expect(row).toContainText('Printer');
+    await row.getByRole('link', { name: id }).click();
+    const panel = page.getByRole('dialog');
+    await expect(panel.getByLabel('Priority')).toHaveValue('1');
+
+    await panel.getByLabel('Priority').fill('3');
+    await panel.getByRole('button', { name: 'Save changes' }).click();
+    const priority = panel.locator('[data-field="Priority"]');
+    await expect(priority.getByRole('status')).toHaveText('Saving…');
+    await expect(panel.getByText('Unsaved changes')).toHaveCount(0);
+    await expect.poll(() => hold.held.length).toBe(1);
+    await axe('record panel with a save pending');
+    await saveScreenshot(page, 'optimistic-panel-pending');
+
+    await hold.held[0]?.fulfill({
+      status: 403,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({
+        type: 'about:blank',
+        title: 'Forbidden',
+        status: 403,
+        detail: 'Only the team lead may change the priority of this ticket.',
+      }),
+    });
+    await expect(panel.getByRole('alert')).toContainText('Only the team lead may change');
+    await expect(priority.getByRole('status')).toBeEmpty();
+    // My value stays in the form, unsaved; the record is back as stored.
+    await expect(panel.getByLabel('Priority')).toHaveValue('3');
+    await expect(panel.getByText('Unsaved changes')).toBeVisible();
+    await axe('record panel after a refused save');
+    await saveScreenshot(page, 'optimistic-panel-refused');
+    expect((await adminApi.getRecord(tickets.recordType, tickets.alias, id)).record.Priority).toBe(
+      '1',
+    );
+  });
 });

@@ -17,6 +17,7 @@ import {
 
 import type { TriageAction } from '../lib/triage-keys.ts';
 import type { TriageEditorHandle } from './triage-record.tsx';
+import type { StatusLine } from './triage-toolbar.tsx';
 import { triageRecordQueryOptions } from '../api/triage-queries.ts';
 import { useSkipEditing } from '../hooks/use-skip-editing.ts';
 import { useTriageChanges } from '../hooks/use-triage-changes.ts';
@@ -59,7 +60,11 @@ export function TriageView({
   actions,
 }: TriageViewProps) {
   const fields = useMemo(() => triageFields(definition), [definition]);
-  const [status, setStatus] = useState('');
+  const [status, setStatusLine] = useState<StatusLine>({ text: '' });
+  const setStatus = useCallback(
+    (text: string, tone?: 'error') => setStatusLine({ text, tone }),
+    [],
+  );
   const [helpOpen, setHelpOpen] = useState(false);
   const [assignOpen, setAssignOpen] = useState(false);
   const editorRef = useRef<TriageEditorHandle>(null);

@@ -27,8 +27,8 @@ export interface TriageChangesInput {
   definition: Definition;
   /** The current record, which `change` writes to. */
   id: string | undefined;
-  /** Reports each write's outcome to the user. */
-  onStatus: (message: string) => void;
+  /** Reports each write's outcome to the user (`error`: a refusal, shown whole). */
+  onStatus: (message: string, tone?: 'error') => void;
 }
 
 /**
@@ -112,7 +112,7 @@ export function useTriageChanges({ definition, id, onStatus }: TriageChangesInpu
 
 /** Says on the status line how a write ended, naming its record (the user may be elsewhere). */
 function report(
-  onStatus: (message: string) => void,
+  onStatus: (message: string, tone?: 'error') => void,
   id: string,
   changes: RecordData,
   outcome: WriteOutcome<RecordReply>,
@@ -131,8 +131,8 @@ function report(
   if (isApiError(error) && error.status === 412) {
     // Someone else saved first: their version is shown now, with what moved; the user decides again.
     const what = error instanceof StaleRecordError ? `: ${describeConflict(error)}` : '';
-    onStatus(`${id} was changed by someone else${what}. Reloaded it; nothing was saved.`);
+    onStatus(`${id} was changed by someone else${what}. Reloaded it; nothing was saved.`, 'error');
     return;
   }
-  onStatus(describeRefusal(id, changes, error));
+  onStatus(describeRefusal(id, changes, error), 'error');
 }
