@@ -7,7 +7,12 @@ import type { RecordData, RecordPagedList, RecordReply } from '@wsc/api-client';
 import { configureApi } from '@/lib/api.ts';
 import { recordKeys } from '@/queries/records.ts';
 import { heldFetch } from '@/testing/held-fetch.ts';
-import { hostedTicketsDefinition, jsonResponse, ticketsDefinition } from '@/testing/render.tsx';
+import {
+  hostedTicketsDefinition,
+  jsonResponse,
+  ONLY_PAGE,
+  ticketsDefinition,
+} from '@/testing/render.tsx';
 
 import { optimisticStore } from './optimistic-records.ts';
 
@@ -22,12 +27,7 @@ function ticket(n: number, extra: RecordData = {}): RecordData {
 
 function page(records: RecordData[]): RecordPagedList {
   return {
-    paging: {
-      has_previous_page: false,
-      start_cursor: null,
-      end_cursor: null,
-      has_next_page: false,
-    },
+    paging: ONLY_PAGE,
     total: records.length,
     skipped: 0,
     items: records.map((data, i) => ({ cursor: `c${i}`, data })),

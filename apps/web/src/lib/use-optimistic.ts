@@ -1,10 +1,10 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { hashKey, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useRef, useSyncExternalStore } from 'react';
 
 import type { RecordRef } from '@/queries/records.ts';
 
-import type { OptimisticStore, PendingRecordWrite } from './optimistic-records.ts';
+import type { OptimisticStore, PendingRecordWrite, WriteOutcome } from './optimistic-records.ts';
 import { optimisticStore } from './optimistic-records.ts';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -76,4 +76,39 @@ export function usePendingListChanges<M>(queryKey: QueryKey): readonly M[] {
     useCallback((on) => store.lists.subscribe(on), [store]),
     snapshot,
   );
+}
+
+/**
+ * Optimistic changes to one cached list (a record's watchers, its related items): `change` shows
+ * `apply` at once, sends, and reads the list again once it settled either way; `pending` lists
+ * the metas of the changes not confirmed yet.
+ *
+ * @example
+ * const { change, pending } = useListChanges<WatcherPagedList, WatcherChange>(queryKey);
+ * await change((list) => withWatcher(list, email), () => addWatchers(record, [email]), meta);
+ */
+export function useListChanges<T, M>(queryKey: QueryKey) {
+  const queryClient = useQueryClient();
+  const store = useOptimisticStore();
+  const pending = usePendingListChanges<M>(queryKey);
+  const key = useRef(queryKey);
+  key.current = queryKey;
+  const hash = hashKey(queryKey);
+  const change = useCallback(
+    async (apply: (data: T) => T, send: () => Promise<unknown>, meta: M) => {
+      const queryKey = key.current;
+      const outcome: WriteOutcome<unknown> = await store.changeList({
+        queryKey,
+        apply,
+        send,
+        meta,
+      });
+      void queryClient.invalidateQueries({ queryKey });
+      return outcome;
+    },
+    // The list is the same while its key hashes the same.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [store, queryClient, hash],
+  );
+  return { change, pending };
 }

@@ -2,17 +2,13 @@ import { describe, expect, it } from 'vitest';
 
 import type { RecordPagedList } from '@wsc/api-client';
 
+import { ONLY_PAGE } from '@/testing/render.tsx';
+
 import { paintRecordInList, paintRow, rowInList } from './record-lists.ts';
 
 const definition = { handleField: 'Ticket ID' };
-const paging = {
-  has_previous_page: false,
-  start_cursor: null,
-  end_cursor: null,
-  has_next_page: false,
-};
 const page = (ids: string[]): RecordPagedList => ({
-  paging,
+  paging: ONLY_PAGE,
   total: ids.length,
   skipped: 0,
   items: ids.map((id, i) => ({ cursor: `c${i}`, data: { 'Ticket ID': id, Status: 'New' } })),

@@ -13,6 +13,7 @@ import { heldFetch } from '@/testing/held-fetch.ts';
 import {
   hostedTicketsDefinition,
   jsonResponse,
+  ONLY_PAGE,
   renderWithQuery,
   ticketsDefinition,
 } from '@/testing/render.tsx';
@@ -164,12 +165,7 @@ describe('RecordEditor saves optimistically', () => {
     queryClient.setQueryData(recordKeys.list('apps', 'support-tickets', {}), {
       pages: [
         {
-          paging: {
-            has_previous_page: false,
-            start_cursor: null,
-            end_cursor: null,
-            has_next_page: false,
-          },
+          paging: ONLY_PAGE,
           total: 1,
           skipped: 0,
           items: [{ cursor: 'c0', data: opened }],

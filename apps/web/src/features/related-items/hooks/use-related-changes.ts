@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 
 import type { Definition } from '@wsc/api-client';
@@ -6,7 +5,7 @@ import type { Definition } from '@wsc/api-client';
 import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { toast } from '@/components/ui/toast.tsx';
-import { useOptimisticStore, usePendingListChanges } from '@/lib/use-optimistic.ts';
+import { useListChanges } from '@/lib/use-optimistic.ts';
 import { recordKeys } from '@/queries/records.ts';
 
 import type { RelatedList, RelatedRow } from '../lib/related.ts';
@@ -30,33 +29,23 @@ export interface RelatedChange {
  * add(tasksDefinition, 'TSK-3', 'Replace toner');
  */
 export function useRelatedChanges(record: RecordRef) {
-  const queryClient = useQueryClient();
-  const store = useOptimisticStore();
-  const queryKey = recordKeys.related(record);
-  const pending = usePendingListChanges<RelatedChange>(queryKey);
+  const { change: changeList, pending } = useListChanges<RelatedList, RelatedChange>(
+    recordKeys.related(record),
+  );
   const [addError, setAddError] = useState<unknown>(null);
-  const { recordType, alias, id } = record;
 
   const change = useCallback(
-    async (kind: RelatedChange['kind'], row: RelatedRow) => {
-      const ref = { recordType, alias, id };
-      const key = recordKeys.related(ref);
-      const outcome = await store.changeList({
-        queryKey: key,
-        apply: (list: RelatedList) =>
-          kind === 'add' ? withRelated(list, row) : withoutRelated(list, row.id),
-        send: () =>
+    (kind: RelatedChange['kind'], row: RelatedRow) =>
+      changeList(
+        (list) => (kind === 'add' ? withRelated(list, row) : withoutRelated(list, row.id)),
+        () =>
           kind === 'add'
-            ? addRelated(ref, { id: row.id, alias: row.alias ?? '' })
-            : removeRelated(ref, row.id),
-        meta: { kind, id: row.id } satisfies RelatedChange,
-      });
-      void queryClient.invalidateQueries({ queryKey: key });
-      return outcome;
-    },
-    [store, queryClient, recordType, alias, id],
+            ? addRelated(record, { id: row.id, alias: row.alias ?? '' })
+            : removeRelated(record, row.id),
+        { kind, id: row.id },
+      ),
+    [changeList, record],
   );
-
   const add = useCallback(
     async (definition: Definition, handle: string, title: string | undefined) => {
       setAddError(null);

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { heldFetch } from '@/testing/held-fetch.ts';
-import { jsonResponse, renderWithQuery } from '@/testing/render.tsx';
+import { jsonResponse, ONLY_PAGE, renderWithQuery } from '@/testing/render.tsx';
 
 import { WatchersPanel } from './watchers-panel.tsx';
 
@@ -33,12 +33,7 @@ describe('WatchersPanel', () => {
         return new Response(null, { status: 200 });
       }
       return jsonResponse({
-        paging: {
-          has_previous_page: false,
-          start_cursor: null,
-          end_cursor: null,
-          has_next_page: false,
-        },
+        paging: ONLY_PAGE,
         total: watchers.length,
         items: watchers,
       });
@@ -90,12 +85,7 @@ describe('WatchersPanel', () => {
     const wire = heldFetch((request) =>
       request.method === 'GET'
         ? jsonResponse({
-            paging: {
-              has_previous_page: false,
-              start_cursor: null,
-              end_cursor: null,
-              has_next_page: false,
-            },
+            paging: ONLY_PAGE,
             total: 1,
             items: [watcher],
           })

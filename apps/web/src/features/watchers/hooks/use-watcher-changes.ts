@@ -1,10 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+
+import type { WatcherPagedList } from '@wsc/api-client';
 
 import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { toast } from '@/components/ui/toast.tsx';
-import { useOptimisticStore, usePendingListChanges } from '@/lib/use-optimistic.ts';
+import { useListChanges } from '@/lib/use-optimistic.ts';
 
 import {
   addWatchers,
@@ -31,45 +32,44 @@ export interface WatcherChange {
  * add('ada@helpdesk.example');
  */
 export function useWatcherChanges(record: RecordRef) {
-  const queryClient = useQueryClient();
-  const store = useOptimisticStore();
-  const { queryKey } = watchersQueryOptions(record);
-  const pending = usePendingListChanges<WatcherChange>(queryKey);
-  const [addError, setAddError] = useState<unknown>(null);
-  const { recordType, alias, id } = record;
-
-  const change = useCallback(
-    async (kind: WatcherChange['kind'], email: string) => {
-      const ref = { recordType, alias, id };
-      const key = watchersQueryOptions(ref).queryKey;
-      const outcome = await store.changeList({
-        queryKey: key,
-        apply: (list: Parameters<typeof withWatcher>[0]) =>
-          kind === 'add' ? withWatcher(list, email) : withoutWatcher(list, email),
-        send: () => (kind === 'add' ? addWatchers(ref, [email]) : removeWatchers(ref, [email])),
-        meta: { kind, email } satisfies WatcherChange,
-      });
-      void queryClient.invalidateQueries({ queryKey: key });
-      if (outcome.status === 'confirmed') {
-        toast({
-          message:
-            kind === 'add' ? `${email} is now watching.` : `${email} no longer watches ${id}.`,
-        });
-      } else if (outcome.status === 'refused') {
-        if (kind === 'add') setAddError(outcome.error);
-        else toast({ message: `Could not remove ${email}: ${describeError(outcome.error).title}` });
-      }
-    },
-    [store, queryClient, recordType, alias, id],
+  const { change, pending } = useListChanges<WatcherPagedList, WatcherChange>(
+    watchersQueryOptions(record).queryKey,
   );
+  const [addError, setAddError] = useState<unknown>(null);
 
   const add = useCallback(
-    (email: string) => {
+    async (email: string) => {
       setAddError(null);
-      void change('add', email);
+      const outcome = await change(
+        (list) => withWatcher(list, email),
+        () => addWatchers(record, [email]),
+        { kind: 'add', email },
+      );
+      if (outcome.status === 'confirmed') toast({ message: `${email} is now watching.` });
+      if (outcome.status === 'refused') setAddError(outcome.error);
     },
-    [change],
+    [change, record],
   );
-  const remove = useCallback((email: string) => void change('remove', email), [change]);
-  return { add, remove, pending, addError };
+  const remove = useCallback(
+    async (email: string) => {
+      const outcome = await change(
+        (list) => withoutWatcher(list, email),
+        () => removeWatchers(record, [email]),
+        { kind: 'remove', email },
+      );
+      if (outcome.status === 'confirmed') {
+        toast({ message: `${email} no longer watches ${record.id}.` });
+      }
+      if (outcome.status === 'refused') {
+        toast({ message: `Could not remove ${email}: ${describeError(outcome.error).title}` });
+      }
+    },
+    [change, record],
+  );
+  return {
+    add: (email: string) => void add(email),
+    remove: (email: string) => void remove(email),
+    pending,
+    addError,
+  };
 }
