@@ -45,15 +45,24 @@ export function removeWatchers(record: RecordRef, emails: string[]) {
   });
 }
 
+/** Who is added: the person as the picker found them. */
+export interface NewWatcher {
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
 /**
- * The watchers list with a person added by email, as it shows at once (the server's row, with
- * their name, replaces it when the list is read again).
+ * The watchers list with a person added, as it shows at once (the server's row replaces it when
+ * the list is read again).
  *
  * @example
- * withWatcher(list, 'ada@helpdesk.example');
+ * withWatcher(list, { email: 'ada@helpdesk.example', firstName: 'Ada', lastName: 'Lovelace' });
  */
-export function withWatcher(list: WatcherPagedList, email: string): WatcherPagedList {
-  const target = { id: undefined, type: 'User', firstName: '', lastName: '', email, name: email };
+export function withWatcher(list: WatcherPagedList, person: NewWatcher): WatcherPagedList {
+  const { email, firstName, lastName } = person;
+  const name = `${firstName} ${lastName}`.trim() || email;
+  const target = { id: undefined, type: 'User', firstName, lastName, email, name };
   return {
     ...list,
     total: list.total === undefined ? undefined : list.total + 1,

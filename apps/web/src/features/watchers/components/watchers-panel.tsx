@@ -59,19 +59,20 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
           id={pickerId}
           value=""
           placeholder="Search people by name or email…"
-          onChange={(email) => {
-            if (!email) return;
-            if (watching.has(email.toLowerCase())) {
-              toast({ message: `${email} is already watching.` });
-              setPickerKey((k) => k + 1);
-              return;
+          onChange={() => undefined}
+          // The whole person: the list shows their name at once, before it is read again.
+          onPickUser={(person) => {
+            if (watching.has(person.email.toLowerCase())) {
+              toast({ message: `${person.email} is already watching.` });
+            } else {
+              add(person);
             }
-            add(email);
             setPickerKey((k) => k + 1);
           }}
         />
         {addError !== null && (
           <p role="alert" className="text-destructive text-sm">
+            Not added:{' '}
             {(isApiError(addError) && addError.errors[0]?.message) ||
               describeError(addError).description}
           </p>

@@ -7,6 +7,7 @@ import { describeError } from '@/components/errors/error-message.ts';
 import { toast } from '@/components/ui/toast.tsx';
 import { useListChanges } from '@/lib/use-optimistic.ts';
 
+import type { NewWatcher } from '../api/watchers.ts';
 import {
   addWatchers,
   removeWatchers,
@@ -29,7 +30,7 @@ export interface WatcherChange {
  *
  * @example
  * const { add, remove, pending } = useWatcherChanges(record);
- * add('ada@helpdesk.example');
+ * add({ email: 'ada@helpdesk.example', firstName: 'Ada', lastName: 'Lovelace' });
  */
 export function useWatcherChanges(record: RecordRef) {
   const { change, pending } = useListChanges<WatcherPagedList, WatcherChange>(
@@ -38,10 +39,11 @@ export function useWatcherChanges(record: RecordRef) {
   const [addError, setAddError] = useState<unknown>(null);
 
   const add = useCallback(
-    async (email: string) => {
+    async (person: NewWatcher) => {
+      const { email } = person;
       setAddError(null);
       const outcome = await change(
-        (list) => withWatcher(list, email),
+        (list) => withWatcher(list, person),
         () => addWatchers(record, [email]),
         { kind: 'add', email },
       );
@@ -67,7 +69,7 @@ export function useWatcherChanges(record: RecordRef) {
     [change, record],
   );
   return {
-    add: (email: string) => void add(email),
+    add: (person: NewWatcher) => void add(person),
     remove: (email: string) => void remove(email),
     pending,
     addError,
