@@ -43,7 +43,7 @@ export function triageQueueQueryOptions({
 }
 
 /** How long a fetched (or prefetched) record counts as fresh while triaging. */
-const RECORD_FRESH_MS = 15_000;
+const TRIAGE_RECORD_FRESH_MS = 15_000;
 
 /**
  * One record with its ETag: the record panel's query ({@link recordQueryOptions}), so a record
@@ -54,7 +54,7 @@ const RECORD_FRESH_MS = 15_000;
  * queryClient.prefetchQuery(triageRecordQueryOptions('apps', 'support-tickets', 'SUP-2'));
  */
 export function triageRecordQueryOptions(recordType: RecordType, alias: string, id: string) {
-  return queryOptions({ ...recordQueryOptions(recordType, alias, id), staleTime: RECORD_FRESH_MS });
+  return queryOptions({ ...recordQueryOptions(recordType, alias, id), staleTime: TRIAGE_RECORD_FRESH_MS });
 }
 
 /**
