@@ -54,7 +54,10 @@ const TRIAGE_RECORD_FRESH_MS = 15_000;
  * queryClient.prefetchQuery(triageRecordQueryOptions('apps', 'support-tickets', 'SUP-2'));
  */
 export function triageRecordQueryOptions(recordType: RecordType, alias: string, id: string) {
-  return queryOptions({ ...recordQueryOptions(recordType, alias, id), staleTime: TRIAGE_RECORD_FRESH_MS });
+  return queryOptions({
+    ...recordQueryOptions(recordType, alias, id),
+    staleTime: TRIAGE_RECORD_FRESH_MS,
+  });
 }
 
 /**
