@@ -104,8 +104,9 @@ test.describe('record view and editing', () => {
     await expect(panel.getByLabel('Customer')).toBeVisible();
 
     // Someone else changes the record after it was opened here. With an ETag (our API) any change
-    // makes the save a 412. Without one (hosted), the editor re-reads the record before saving and
-    // compares the fields being saved, so the other person changes the same field as we do.
+    // makes the save a 412. Without one (hosted), the save carries the values opened
+    // (X-Base-Values) and the BFF compares the fields being saved with the record as stored (issue
+    // 27's save protocol), so the other person changes the same field as we do.
     await adminApi.updateRecord(tickets.recordType, tickets.alias, id, {
       Customer: 'Changed Elsewhere Ltd',
       ...(profile === 'hosted' ? { Title: 'Their title' } : {}),
@@ -115,9 +116,9 @@ test.describe('record view and editing', () => {
     await panel.getByRole('button', { name: 'Save changes' }).click();
     const conflict = page.getByRole('dialog', { name: 'Someone else changed this record' });
     await expect(conflict).toBeVisible();
-    // Both profiles read the record again (hosted before the PUT, extended after its 412) and
-    // name each field: what was opened, what is stored now, and mine; then the other fields that
-    // moved meanwhile, which I did not change (ADR 0025).
+    // Both profiles name each field (extended: the record read again after its 412; hosted: the
+    // BFF's 412 carries it as `latest`): what was opened, what is stored now, and mine; then the
+    // other fields that moved meanwhile, which I did not change (ADR 0025).
     const rows = conflict.getByTestId('conflict-fields').getByRole('row');
     const customerRow =
       /^Customer\s*Original Customer Ltd\s*Changed Elsewhere Ltd\s*not changed by you$/;

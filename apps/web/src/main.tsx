@@ -3,6 +3,7 @@ import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
+import { INTENT_DELAY_MS } from '@/lib/intent-delay.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 
 import { RouteError } from './routes/-components/route-error.tsx';
@@ -16,7 +17,10 @@ const queryClient = createQueryClient();
 const router = createRouter({
   routeTree,
   context: { queryClient },
+  // A link the pointer rests on for a moment starts its route's requests (a sidebar entry: its
+  // first rows); passing over it starts nothing (INTENT_DELAY_MS; rows: lib/hover-intent.ts).
   defaultPreload: 'intent',
+  defaultPreloadDelay: INTENT_DELAY_MS,
   // Query owns caching; the router should always ask it rather than keep its own stale copy.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,

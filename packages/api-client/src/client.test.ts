@@ -579,6 +579,50 @@ describe('error mapping', () => {
     ).rejects.toMatchObject({ status: 412, code: 'precondition_failed' });
   });
 
+  it('sends the base values of a PUT without an ETag in X-Base-Values, and keeps the 412 `latest`', async () => {
+    const latest = { 'Ticket ID': 'SUP-42', Title: 'Theirs', Status: 'Pending' };
+    server.handle((_req, res) =>
+      sendJson(res, 412, {
+        type: 'about:blank',
+        title: 'Changed by someone else',
+        status: 412,
+        code: 'stale_record',
+        detail: 'Status changed since you opened the record',
+        latest,
+      }),
+    );
+    const error = (await client()
+      .updateRecord(
+        'apps',
+        'support',
+        'SUP-42',
+        { Status: 'Open', Title: 'Größe ✓' },
+        { baseValues: { Status: 'New', Title: 'Größe' } },
+      )
+      .catch((e: unknown) => e)) as ApiError;
+    const header = only().headers['x-base-values'];
+    expect(header).toMatch(/^[A-Za-z0-9_-]+$/);
+    const decoded = Buffer.from(String(header), 'base64url').toString('utf8');
+    expect(JSON.parse(decoded)).toEqual({ Status: 'New', Title: 'Größe' });
+    expect(only().headers['if-match']).toBeUndefined();
+    expect(error).toMatchObject({ status: 412 });
+    expect(error.member('latest')).toEqual(latest);
+    expect(error.member('nothing')).toBeUndefined();
+  });
+
+  it('sends If-Match and no base values when it has an ETag', async () => {
+    server.handle((_req, res) => sendJson(res, 200, { id: 'SUP-42', Title: 'x' }));
+    await client().updateRecord(
+      'apps',
+      'support',
+      'SUP-42',
+      { Title: 'x' },
+      { ifMatch: '"v1"', baseValues: { Title: 'y' } },
+    );
+    expect(only().headers['if-match']).toBe('"v1"');
+    expect(only().headers['x-base-values']).toBeUndefined();
+  });
+
   it('reports an unreachable server as status 0 network_error', async () => {
     const closed = await startTestServer();
     const origin = closed.origin;

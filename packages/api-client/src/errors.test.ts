@@ -127,6 +127,20 @@ describe('ApiError helpers', () => {
     expect(isApiError({ status: 1, code: 'x' })).toBe(false);
   });
 
+  it('keeps problem extension members readable, and none from a non-object body', async () => {
+    const error = await apiErrorFromResponse(
+      new Response(
+        JSON.stringify({ type: 'about:blank', title: 'Stale', status: 412, latest: { a: '1' } }),
+        { status: 412, headers: { 'Content-Type': 'application/problem+json' } },
+      ),
+    );
+    expect(error.member('latest')).toEqual({ a: '1' });
+    expect(error.member('toString')).toBeUndefined();
+    expect(new ApiError({ status: 412, code: 'x', problem: 'text' }).member('latest')).toBe(
+      undefined,
+    );
+  });
+
   it('builds network errors with status 0 and the underlying reason', () => {
     const error = networkError(
       new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }),

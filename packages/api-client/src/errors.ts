@@ -53,6 +53,20 @@ export class ApiError extends Error {
     this.retryAfter = init.retryAfter;
     this.problem = init.problem;
   }
+
+  /**
+   * A member of the JSON error body beyond the standard ones (an RFC 9457 extension member),
+   * e.g. the `latest` record of the BFF's 412 `stale_record`; `undefined` when absent or when
+   * the body was not a JSON object.
+   *
+   * @example
+   * const latest = error.member('latest');
+   */
+  member(name: string): unknown {
+    const body = this.problem;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    return Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ export * from './schemas/bff.ts';
 export * from './schemas/bff-saved-views.ts';
 export * from './schemas/bff-bulk-runs.ts';
 export * from './errors.ts';
+export * from './base-values.ts';
 export * from './retry.ts';
 export * from './parse-response.ts';
 export * from './upload.ts';

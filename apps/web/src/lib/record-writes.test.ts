@@ -4,6 +4,7 @@ import { configureApi } from '@/lib/api.ts';
 import { hostedTicketsDefinition, jsonResponse, ticketsDefinition } from '@/testing/render.tsx';
 
 import {
+  baseValuesOf,
   differences,
   otherChanges,
   saveRecord,
@@ -64,16 +65,22 @@ describe('wholeRecordBody', () => {
 });
 
 describe('saveRecord without an ETag (hosted)', () => {
-  function stub(stored: Record<string, string>) {
-    const calls: { method: string; body?: unknown }[] = [];
+  function stub(stored: Record<string, string>, put: () => Response = () => new Response(null)) {
+    const calls: { method: string; body?: unknown; baseValues: string | null }[] = [];
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
       const method = init?.method ?? 'GET';
-      calls.push({ method, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      calls.push({
+        method,
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+        baseValues: new Headers(init?.headers).get('x-base-values'),
+      });
       if (method === 'GET') return new Response(JSON.stringify(stored), { status: 200 });
-      return new Response(null, { status: 200 });
+      return put();
     });
     return calls;
   }
+  const decode = (header: string | null | undefined) =>
+    JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')) as unknown;
   const input = {
     recordType: 'apps' as const,
     alias: 'support-tickets',
@@ -83,30 +90,98 @@ describe('saveRecord without an ETag (hosted)', () => {
     changes: { Status: 'Open' },
     etag: undefined,
   };
+  const staleProblem = (latest?: Record<string, string>) => () =>
+    jsonResponse(
+      {
+        type: 'about:blank',
+        title: 'Changed by someone else',
+        status: 412,
+        code: 'stale_record',
+        detail: 'Status changed since you opened the record',
+        ...(latest ? { latest } : {}),
+      },
+      412,
+    );
 
-  it('re-reads, then PUTs the whole record, and reads an empty reply as what was sent', async () => {
+  it('PUTs only the changes with the values seen in X-Base-Values, and no read', async () => {
     configureApi('hosted');
-    const calls = stub({ ...base, Title: 'Printer (edited elsewhere)' });
+    const calls = stub(base);
     const saved = await saveRecord(input);
-    expect(calls.map((c) => c.method)).toEqual(['GET', 'PUT']);
-    expect(calls[1]?.body).toEqual({
-      Title: 'Printer (edited elsewhere)',
-      Status: 'Open',
-      Priority: '2',
-    });
-    expect(saved.record).toMatchObject({ Status: 'Open', Title: 'Printer (edited elsewhere)' });
+    expect(calls.map((c) => c.method)).toEqual(['PUT']);
+    expect(calls[0]?.body).toEqual({ Status: 'Open' });
+    expect(decode(calls[0]?.baseValues)).toEqual({ Status: 'New' });
+    // An empty reply reads as what was seen plus the changes.
+    expect(saved.record).toEqual({ ...base, Status: 'Open' });
   });
 
-  it('writes nothing and names the field when it changed meanwhile', async () => {
+  it('takes the record the BFF answers with', async () => {
     configureApi('hosted');
-    const calls = stub({ ...base, Status: 'Pending' });
+    stub(base, () => jsonResponse({ ...base, Title: 'Theirs', Status: 'Open' }));
+    const saved = await saveRecord(input);
+    expect(saved.record).toMatchObject({ Title: 'Theirs', Status: 'Open' });
+  });
+
+  it('builds the conflict from the 412 `latest` member, without reading again', async () => {
+    configureApi('hosted');
+    const calls = stub(base, staleProblem({ ...base, Status: 'Pending', Title: 'Scanner' }));
     const error = await saveRecord(input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StaleRecordError);
-    expect((error as StaleRecordError).differences).toEqual([
+    const stale = error as StaleRecordError;
+    expect(stale.differences).toEqual([
       { field: 'Status', seen: 'New', now: 'Pending', mine: 'Open' },
     ]);
-    expect((error as StaleRecordError).status).toBe(412);
-    expect(calls.map((c) => c.method)).toEqual(['GET']);
+    expect(stale.alsoChanged).toEqual([
+      { field: 'Title', seen: 'Printer', now: 'Scanner', mine: null },
+    ]);
+    expect(stale.latest.Status).toBe('Pending');
+    expect(calls.map((c) => c.method)).toEqual(['PUT']);
+  });
+
+  it('reads the record again for a 412 that carries no `latest`', async () => {
+    configureApi('hosted');
+    const calls = stub({ ...base, Status: 'Pending' }, staleProblem());
+    const error = await saveRecord(input).catch((e: unknown) => e);
+    expect((error as StaleRecordError).differences[0]?.now).toBe('Pending');
+    expect(calls.map((c) => c.method)).toEqual(['PUT', 'GET']);
+  });
+
+  describe("conflictCheck: 'browser' (bulk's way until it switches)", () => {
+    const browser = { ...input, conflictCheck: 'browser' as const };
+
+    it('re-reads, then PUTs the whole record, and reads an empty reply as what was sent', async () => {
+      configureApi('hosted');
+      const calls = stub({ ...base, Title: 'Printer (edited elsewhere)' });
+      const saved = await saveRecord(browser);
+      expect(calls.map((c) => c.method)).toEqual(['GET', 'PUT']);
+      expect(calls[1]?.body).toEqual({
+        Title: 'Printer (edited elsewhere)',
+        Status: 'Open',
+        Priority: '2',
+      });
+      expect(calls[1]?.baseValues).toBeNull();
+      expect(saved.record).toMatchObject({ Status: 'Open', Title: 'Printer (edited elsewhere)' });
+    });
+
+    it('writes nothing and names the field when it changed meanwhile', async () => {
+      configureApi('hosted');
+      const calls = stub({ ...base, Status: 'Pending' });
+      const error = await saveRecord(browser).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StaleRecordError);
+      expect((error as StaleRecordError).differences).toEqual([
+        { field: 'Status', seen: 'New', now: 'Pending', mine: 'Open' },
+      ]);
+      expect((error as StaleRecordError).status).toBe(412);
+      expect(calls.map((c) => c.method)).toEqual(['GET']);
+    });
+  });
+});
+
+describe('baseValuesOf', () => {
+  it('names exactly the changed fields, empty for one the record did not have', () => {
+    expect(baseValuesOf(base, { Status: 'Open', Owner: 'x@y.z' })).toEqual({
+      Status: 'New',
+      Owner: '',
+    });
   });
 });
 

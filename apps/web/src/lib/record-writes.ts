@@ -1,9 +1,9 @@
-// Saving records where the server offers no version check (the hosted API has no ETag and no
-// If-Match): re-read first, refuse when what the user changed was changed meanwhile, and send the
-// whole record so the save is right whether the server's PUT merges or replaces (the published
-// contract does not say which). ADR 0011.
+// Saving records. With an ETag (our API): a conditional PUT of the changes. Without one (the hosted
+// API has no ETag and no If-Match): the changes and the values the user saw go to the BFF, which
+// checks them against the record as stored and sends the whole record upstream, so the save is
+// right whether the server's PUT merges or replaces (ADR 0011, issue 27's save protocol, ADR 0028).
 import type { Definition, RecordData, RecordInput, RecordReply, RecordType } from '@wsc/api-client';
-import { ApiError, isApiError } from '@wsc/api-client';
+import { ApiError, isApiError, RecordSchema } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
@@ -29,8 +29,15 @@ export class StaleRecordError extends ApiError {
   readonly differences: FieldDifference[];
   readonly alsoChanged: FieldDifference[];
   readonly latest: RecordData;
+  /** The ETag of `latest` when it was read from a server that sends one. */
+  readonly etag: string | undefined;
 
-  constructor(differences: FieldDifference[], latest: RecordData, alsoChanged: FieldDifference[]) {
+  constructor(
+    differences: FieldDifference[],
+    latest: RecordData,
+    alsoChanged: FieldDifference[],
+    etag?: string,
+  ) {
     const named = differences.length > 0 ? differences : alsoChanged;
     super({
       status: 412,
@@ -44,6 +51,7 @@ export class StaleRecordError extends ApiError {
     this.differences = differences;
     this.alsoChanged = alsoChanged;
     this.latest = latest;
+    this.etag = etag;
   }
 }
 
@@ -71,6 +79,16 @@ export function differences(
       now: latest[field] ?? '',
       mine,
     }));
+}
+
+/**
+ * Whether writing `changes` would change anything in `record` (an absent field reads as '').
+ *
+ * @example
+ * changesAnything({ Status: 'Open' }, { Status: 'Open' }); // false
+ */
+export function changesAnything(record: RecordData, changes: RecordData): boolean {
+  return Object.entries(changes).some(([name, value]) => (record[name] ?? '') !== value);
 }
 
 /**
@@ -125,16 +143,15 @@ export function wholeRecordBody(
 }
 
 /**
- * Saves `changes` to a record. With an ETag (our API) it is a conditional PUT of the changes only;
- * a stale one answers 412, and the record is then read again to say what moved. Without one, the
- * record is read again first: if a changed field moved meanwhile nothing is written; else the
- * whole record goes out with the changes on top. A stale save throws {@link StaleRecordError}
- * with the same field-by-field difference in both cases.
- *
- * @example
- * const saved = await saveRecord({ recordType, alias, id, definition, base, changes, etag });
+ * Where a save without an ETag is checked against changes made meanwhile. `server` (the save
+ * protocol of issue 27): the PUT carries the changes only, with the values the user saw in
+ * `X-Base-Values`, and the BFF compares them with the record as stored (one browser round trip);
+ * `browser`: the record is read again here first, compared, and the whole record is PUT (the
+ * bulk run's way until it moves to its own batched check).
  */
-export async function saveRecord(input: {
+export type ConflictCheck = 'server' | 'browser';
+
+export interface SaveRecordInput {
   recordType: RecordType;
   alias: string;
   id: string;
@@ -143,23 +160,79 @@ export async function saveRecord(input: {
   base: RecordData;
   changes: RecordData;
   etag: string | undefined;
+  /** Without an ETag: who checks for changes made meanwhile (default `server`). */
+  conflictCheck?: ConflictCheck;
   signal?: AbortSignal;
   /** Where in the console the save was made, for the record history (`editor`, `triage`, ...). */
   source?: string;
-}): Promise<RecordReply> {
-  const { recordType, alias, id, signal, source } = input;
-  if (input.etag !== undefined) {
-    try {
-      return await api.updateRecord(recordType, alias, id, input.changes, {
-        ifMatch: input.etag,
-        signal,
-        source,
-      });
-    } catch (error) {
-      if (!isApiError(error) || error.status !== 412) throw error;
-      throw await explainStale(input, error);
-    }
+}
+
+/**
+ * Saves `changes` to a record, in one request. With an ETag (our API) it is a conditional PUT of
+ * the changes only; a stale one answers 412, and the record is then read again to say what moved.
+ * Without one, the PUT carries the changes and the values the user saw (`X-Base-Values`): the BFF
+ * refuses with a 412 whose `latest` member is the record as stored, so nothing is read again
+ * here. A stale save throws {@link StaleRecordError} naming the fields either way.
+ * `conflictCheck: 'browser'` keeps the older way without an ETag (read, compare, PUT it whole).
+ *
+ * @example
+ * const saved = await saveRecord({ recordType, alias, id, definition, base, changes, etag });
+ */
+export async function saveRecord(input: SaveRecordInput): Promise<RecordReply> {
+  if (input.etag !== undefined) return saveIfMatch(input, input.etag);
+  if (input.conflictCheck === 'browser') return saveCheckedHere(input);
+  const { recordType, alias, id, signal, source, base, changes } = input;
+  try {
+    const saved = await api.updateRecord(recordType, alias, id, changes, {
+      baseValues: baseValuesOf(base, changes),
+      signal,
+      source,
+    });
+    // A reply without a body (the hosted service may send none): what was seen plus the changes.
+    return Object.keys(saved.record).length > 0
+      ? saved
+      : { record: { ...base, ...changes }, etag: saved.etag };
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 412) throw error;
+    throw await explainStale(input, error);
   }
+}
+
+/**
+ * The values the user saw of the fields being changed ('' for a field the record did not have):
+ * the `X-Base-Values` of a save without an ETag.
+ *
+ * @example
+ * baseValuesOf({ Status: 'New', Title: 'A' }, { Status: 'Open', Owner: 'x@y.z' });
+ * // { Status: 'New', Owner: '' }
+ */
+export function baseValuesOf(base: RecordData, changes: RecordData): RecordData {
+  const seen: RecordData = {};
+  for (const field of Object.keys(changes)) seen[field] = base[field] ?? '';
+  return seen;
+}
+
+/** A conditional PUT of the changes; a 412 is explained field by field. */
+async function saveIfMatch(input: SaveRecordInput, etag: string): Promise<RecordReply> {
+  const { recordType, alias, id, signal, source } = input;
+  try {
+    return await api.updateRecord(recordType, alias, id, input.changes, {
+      ifMatch: etag,
+      signal,
+      source,
+    });
+  } catch (error) {
+    if (!isApiError(error) || error.status !== 412) throw error;
+    throw await explainStale(input, error);
+  }
+}
+
+/**
+ * The save without an ETag checked in the browser: read the record again first; if a changed
+ * field moved meanwhile nothing is written; else the whole record goes out with the changes on top.
+ */
+async function saveCheckedHere(input: SaveRecordInput): Promise<RecordReply> {
+  const { recordType, alias, id, signal, source } = input;
   const { record: latest, etag } = await api.getRecord(recordType, alias, id, { signal });
   const moved = differences(input.base, latest, input.changes);
   if (moved.length > 0) {
@@ -167,16 +240,11 @@ export async function saveRecord(input: {
       moved,
       latest,
       otherChanges(input.base, latest, input.changes, input.definition),
+      etag,
     );
   }
   // A server that does send ETags (ours, on a record read without one): use the check after all.
-  if (etag !== undefined) {
-    return api.updateRecord(recordType, alias, id, input.changes, {
-      ifMatch: etag,
-      signal,
-      source,
-    });
-  }
+  if (etag !== undefined) return saveIfMatch(input, etag);
   const body = wholeRecordBody(latest, input.changes, input.definition);
   const saved = await api.updateRecord(recordType, alias, id, body, { signal, source });
   // The hosted reply may have no body: the record is what was stored plus what was sent.
@@ -184,21 +252,33 @@ export async function saveRecord(input: {
 }
 
 /**
- * A 412 told that the record changed, not how: read it again and compare with the user's copy.
- * If that read fails, the 412 itself is the answer (the dialog then names no field).
+ * The record as stored now that a 412 carries in its `latest` member (the BFF's check of a save
+ * without an ETag), or `undefined` when it carries none (our API's 412 on a stale If-Match).
  */
-async function explainStale(
-  input: Parameters<typeof saveRecord>[0],
-  stale: ApiError,
-): Promise<ApiError> {
+function latestOf(stale: ApiError): RecordData | undefined {
+  const parsed = RecordSchema.safeParse(stale.member('latest'));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * A 412 says that the record changed; its `latest` member, when present, says how. Without it
+ * the record is read again and compared with the user's copy. If that read fails, the 412
+ * itself is the answer (the dialog then names no field).
+ */
+async function explainStale(input: SaveRecordInput, stale: ApiError): Promise<ApiError> {
   const { recordType, alias, id, base, changes, definition, signal } = input;
-  try {
-    const { record: latest } = await api.getRecord(recordType, alias, id, { signal });
-    return new StaleRecordError(
+  const explain = (latest: RecordData, etag: string | undefined) =>
+    new StaleRecordError(
       differences(base, latest, changes),
       latest,
       otherChanges(base, latest, changes, definition),
+      etag,
     );
+  const carried = latestOf(stale);
+  if (carried) return explain(carried, undefined);
+  try {
+    const { record: latest, etag } = await api.getRecord(recordType, alias, id, { signal });
+    return explain(latest, etag);
   } catch {
     return stale;
   }

@@ -8,13 +8,17 @@ export const classGroups: Record<string, string[]> = {
     "sticky"
   ],
   "g1": [
+    "align-[-2px]",
+    "align-middle"
+  ],
+  "g2": [
     "animate-pulse",
     "animate-spin"
   ],
-  "g2": [
+  "g3": [
     "basis-full"
   ],
-  "g3": [
+  "g4": [
     "bg-accent",
     "bg-accent/40",
     "bg-accent/50",
@@ -44,7 +48,7 @@ export const classGroups: Record<string, string[]> = {
     "bg-success",
     "bg-transparent"
   ],
-  "g4": [
+  "g5": [
     "block",
     "contents",
     "flex",
@@ -56,16 +60,16 @@ export const classGroups: Record<string, string[]> = {
     "table-cell",
     "table-row"
   ],
-  "g5": [
+  "g6": [
     "border",
     "border-0",
     "border-2"
   ],
-  "g6": [
+  "g7": [
     "border-b",
     "border-b-2"
   ],
-  "g7": [
+  "g8": [
     "border-border",
     "border-destructive",
     "border-destructive/40",
@@ -76,38 +80,38 @@ export const classGroups: Record<string, string[]> = {
     "border-sidebar-border",
     "border-transparent"
   ],
-  "g8": [
+  "g9": [
     "border-l"
   ],
-  "g9": [
+  "g10": [
     "border-r"
   ],
-  "g10": [
+  "g11": [
     "border-t"
   ],
-  "g11": [
+  "g12": [
     "bottom-4"
   ],
-  "g12": [
+  "g13": [
     "break-all",
     "break-words"
   ],
-  "g13": [
+  "g14": [
     "col-span-1",
     "col-span-2"
   ],
-  "g14": [
+  "g15": [
     "col-start-1",
     "col-start-2",
     "col-start-auto"
   ],
-  "g15": [
+  "g16": [
     "cursor-default",
     "cursor-not-allowed",
     "cursor-pointer",
     "cursor-wait"
   ],
-  "g16": [
+  "g17": [
     "fill-accent",
     "fill-current",
     "fill-muted",
@@ -116,20 +120,20 @@ export const classGroups: Record<string, string[]> = {
     "fill-primary/35",
     "fill-transparent"
   ],
-  "g17": [
+  "g18": [
     "flex-1"
   ],
-  "g18": [
+  "g19": [
     "flex-col",
     "flex-col-reverse",
     "flex-row"
   ],
-  "g19": [
+  "g20": [
     "font-medium",
     "font-normal",
     "font-semibold"
   ],
-  "g20": [
+  "g21": [
     "gap-0",
     "gap-0.5",
     "gap-1",
@@ -140,7 +144,7 @@ export const classGroups: Record<string, string[]> = {
     "gap-5",
     "gap-6"
   ],
-  "g21": [
+  "g22": [
     "gap-x-1.5",
     "gap-x-2",
     "gap-x-3",
@@ -148,11 +152,11 @@ export const classGroups: Record<string, string[]> = {
     "gap-x-5",
     "gap-x-6"
   ],
-  "g22": [
+  "g23": [
     "gap-y-0.5",
     "gap-y-2"
   ],
-  "g23": [
+  "g24": [
     "grid-cols-1",
     "grid-cols-2",
     "grid-cols-3",
@@ -170,7 +174,7 @@ export const classGroups: Record<string, string[]> = {
     "grid-cols-[minmax(9rem,1fr)_12.5rem_5rem_5rem_minmax(12rem,1.5fr)_2.25rem]",
     "grid-cols-[minmax(9rem,1fr)_minmax(9rem,1fr)_minmax(12rem,2fr)_auto]"
   ],
-  "g24": [
+  "g25": [
     "h-1.5",
     "h-10",
     "h-11",
@@ -196,42 +200,42 @@ export const classGroups: Record<string, string[]> = {
     "h-full",
     "h-px"
   ],
-  "g25": [
+  "g26": [
     "inset-0"
   ],
-  "g26": [
+  "g27": [
     "inset-x-0"
   ],
-  "g27": [
+  "g28": [
     "inset-y-0"
   ],
-  "g28": [
+  "g29": [
     "items-baseline",
     "items-center",
     "items-end",
     "items-start"
   ],
-  "g29": [
+  "g30": [
     "justify-between",
     "justify-center",
     "justify-end"
   ],
-  "g30": [
+  "g31": [
     "justify-items-end",
     "justify-items-start"
   ],
-  "g31": [
+  "g32": [
     "leading-5",
     "leading-none",
     "leading-relaxed",
     "leading-tight"
   ],
-  "g32": [
+  "g33": [
     "left-1/2",
     "left-2",
     "left-2.5"
   ],
-  "g33": [
+  "g34": [
     "max-h-(--radix-dropdown-menu-content-available-height)",
     "max-h-40",
     "max-h-56",
@@ -239,7 +243,7 @@ export const classGroups: Record<string, string[]> = {
     "max-h-72",
     "max-h-96"
   ],
-  "g34": [
+  "g35": [
     "max-w-2xl",
     "max-w-5xl",
     "max-w-72",
@@ -254,13 +258,13 @@ export const classGroups: Record<string, string[]> = {
     "max-w-xl",
     "max-w-xs"
   ],
-  "g35": [
+  "g36": [
     "mb-1",
     "mb-4",
     "mb-6",
     "mb-px"
   ],
-  "g36": [
+  "g37": [
     "min-h-0",
     "min-h-20",
     "min-h-24",
@@ -270,7 +274,7 @@ export const classGroups: Record<string, string[]> = {
     "min-h-9",
     "min-h-dvh"
   ],
-  "g37": [
+  "g38": [
     "min-w-0",
     "min-w-24",
     "min-w-5",
@@ -278,16 +282,16 @@ export const classGroups: Record<string, string[]> = {
     "min-w-6",
     "min-w-[10rem]"
   ],
-  "g38": [
+  "g39": [
     "ml-1.5",
     "ml-auto"
   ],
-  "g39": [
+  "g40": [
     "mr-1",
     "mr-1.5",
     "mr-auto"
   ],
-  "g40": [
+  "g41": [
     "mt-0.5",
     "mt-1",
     "mt-3",
@@ -295,18 +299,18 @@ export const classGroups: Record<string, string[]> = {
     "mt-5",
     "mt-auto"
   ],
-  "g41": [
+  "g42": [
     "mx-1",
     "mx-auto"
   ],
-  "g42": [
+  "g43": [
     "my-1"
   ],
-  "g43": [
+  "g44": [
     "not-sr-only",
     "sr-only"
   ],
-  "g44": [
+  "g45": [
     "opacity-0",
     "opacity-100",
     "opacity-50",
@@ -314,24 +318,24 @@ export const classGroups: Record<string, string[]> = {
     "opacity-70",
     "opacity-80"
   ],
-  "g45": [
+  "g46": [
     "outline-hidden",
     "outline-none"
   ],
-  "g46": [
+  "g47": [
     "overflow-auto",
     "overflow-clip",
     "overflow-hidden",
     "overflow-visible"
   ],
-  "g47": [
+  "g48": [
     "overflow-x-auto",
     "overflow-x-hidden"
   ],
-  "g48": [
+  "g49": [
     "overflow-y-auto"
   ],
-  "g49": [
+  "g50": [
     "p-0",
     "p-0.5",
     "p-1",
@@ -342,13 +346,13 @@ export const classGroups: Record<string, string[]> = {
     "p-6",
     "p-8"
   ],
-  "g50": [
+  "g51": [
     "pb-1",
     "pb-2",
     "pb-3",
     "pb-6"
   ],
-  "g51": [
+  "g52": [
     "pl-1",
     "pl-2",
     "pl-3",
@@ -356,11 +360,11 @@ export const classGroups: Record<string, string[]> = {
     "pl-5",
     "pl-8"
   ],
-  "g52": [
+  "g53": [
     "pointer-events-auto",
     "pointer-events-none"
   ],
-  "g53": [
+  "g54": [
     "pr-0.5",
     "pr-12",
     "pr-2",
@@ -368,12 +372,12 @@ export const classGroups: Record<string, string[]> = {
     "pr-8",
     "pr-9"
   ],
-  "g54": [
+  "g55": [
     "pt-2",
     "pt-3",
     "pt-4"
   ],
-  "g55": [
+  "g56": [
     "px-0",
     "px-1",
     "px-1.5",
@@ -383,7 +387,7 @@ export const classGroups: Record<string, string[]> = {
     "px-4",
     "px-6"
   ],
-  "g56": [
+  "g57": [
     "py-0.5",
     "py-1",
     "py-1.5",
@@ -395,24 +399,24 @@ export const classGroups: Record<string, string[]> = {
     "py-6",
     "py-px"
   ],
-  "g57": [
+  "g58": [
     "right-0",
     "right-0.5",
     "right-2.5",
     "right-4"
   ],
-  "g58": [
+  "g59": [
     "ring-0",
     "ring-1",
     "ring-[3px]"
   ],
-  "g59": [
+  "g60": [
     "ring-destructive",
     "ring-destructive/20",
     "ring-destructive/30",
     "ring-ring/50"
   ],
-  "g60": [
+  "g61": [
     "rounded",
     "rounded-full",
     "rounded-lg",
@@ -421,11 +425,11 @@ export const classGroups: Record<string, string[]> = {
     "rounded-xl",
     "rounded-xs"
   ],
-  "g61": [
+  "g62": [
     "row-start-2",
     "row-start-auto"
   ],
-  "g62": [
+  "g63": [
     "shadow-lg",
     "shadow-md",
     "shadow-none",
@@ -433,10 +437,10 @@ export const classGroups: Record<string, string[]> = {
     "shadow-xl",
     "shadow-xs"
   ],
-  "g63": [
+  "g64": [
     "shrink-0"
   ],
-  "g64": [
+  "g65": [
     "size-1.5",
     "size-10",
     "size-12",
@@ -449,12 +453,12 @@ export const classGroups: Record<string, string[]> = {
     "size-8",
     "size-9"
   ],
-  "g65": [
+  "g66": [
     "stroke-border",
     "stroke-primary",
     "stroke-ring"
   ],
-  "g66": [
+  "g67": [
     "text-[10px]",
     "text-[11px]",
     "text-[13px]",
@@ -464,7 +468,7 @@ export const classGroups: Record<string, string[]> = {
     "text-xl",
     "text-xs"
   ],
-  "g67": [
+  "g68": [
     "text-accent-foreground",
     "text-background",
     "text-card-foreground",
@@ -482,16 +486,16 @@ export const classGroups: Record<string, string[]> = {
     "text-sidebar-foreground",
     "text-success"
   ],
-  "g68": [
+  "g69": [
     "text-center",
     "text-left",
     "text-right"
   ],
-  "g69": [
+  "g70": [
     "text-ellipsis",
     "truncate"
   ],
-  "g70": [
+  "g71": [
     "top-0",
     "top-1/2",
     "top-2",
@@ -499,22 +503,22 @@ export const classGroups: Record<string, string[]> = {
     "top-[15%]",
     "top-[20%]"
   ],
-  "g71": [
+  "g72": [
     "tracking-tight",
     "tracking-wide"
   ],
-  "g72": [
+  "g73": [
     "transition-[color,box-shadow]",
     "transition-[width]",
     "transition-colors",
     "transition-opacity"
   ],
-  "g73": [
+  "g74": [
     "translate-y-0",
     "translate-y-0.5",
     "translate-y-1/2"
   ],
-  "g74": [
+  "g75": [
     "w-1/2",
     "w-10",
     "w-16",
@@ -534,12 +538,12 @@ export const classGroups: Record<string, string[]> = {
     "w-fit",
     "w-full"
   ],
-  "g75": [
+  "g76": [
     "whitespace-normal",
     "whitespace-nowrap",
     "whitespace-pre-wrap"
   ],
-  "g76": [
+  "g77": [
     "z-10",
     "z-40",
     "z-50",
@@ -548,70 +552,70 @@ export const classGroups: Record<string, string[]> = {
 };
 
 export const conflictingClassGroups: Record<string, string[]> = {
-  "g5": [
+  "g6": [
     "g10",
-    "g6",
-    "g8",
+    "g11",
+    "g7",
     "g9"
   ],
-  "g17": [
-    "g2",
-    "g63"
+  "g18": [
+    "g3",
+    "g64"
   ],
-  "g20": [
-    "g21",
-    "g22"
-  ],
-  "g25": [
-    "g11",
-    "g26",
-    "g27",
-    "g32",
-    "g57",
-    "g70"
+  "g21": [
+    "g22",
+    "g23"
   ],
   "g26": [
-    "g32",
-    "g57"
+    "g12",
+    "g27",
+    "g28",
+    "g33",
+    "g58",
+    "g71"
   ],
   "g27": [
-    "g11",
-    "g70"
+    "g33",
+    "g58"
   ],
-  "g41": [
-    "g38",
-    "g39"
+  "g28": [
+    "g12",
+    "g71"
   ],
   "g42": [
-    "g35",
+    "g39",
     "g40"
   ],
-  "g46": [
-    "g47",
-    "g48"
+  "g43": [
+    "g36",
+    "g41"
   ],
-  "g49": [
-    "g50",
+  "g47": [
+    "g48",
+    "g49"
+  ],
+  "g50": [
     "g51",
-    "g53",
+    "g52",
     "g54",
     "g55",
-    "g56"
-  ],
-  "g55": [
-    "g51",
-    "g53"
+    "g56",
+    "g57"
   ],
   "g56": [
-    "g50",
+    "g52",
     "g54"
   ],
-  "g64": [
-    "g24",
-    "g74"
+  "g57": [
+    "g51",
+    "g55"
   ],
-  "g66": [
-    "g31"
+  "g65": [
+    "g25",
+    "g75"
+  ],
+  "g67": [
+    "g32"
   ]
 };
 

@@ -35,7 +35,8 @@ describe('cn merges like the full tailwind-merge on the classes in use (ADR 0022
       }
     }
     expect(differences.slice(0, 20)).toEqual([]);
-  });
+    // Every pair of some 600 classes, three ways: seconds of CPU, many more on a shared machine.
+  }, 120_000);
 
   it('lets a later class replace an earlier one of its group, and only that', () => {
     expect(cn('h-9 px-4 text-sm', 'h-8')).toBe('px-4 text-sm h-8');

@@ -115,17 +115,25 @@ export function recordSearchQueryOptions(
 }
 
 /**
+ * How long a record read counts as fresh: long enough that a record read on hover (intent
+ * preload) or by the route's loader is not read again when its panel mounts a moment later,
+ * short enough that opening it later reads it again. Saves check for changes made meanwhile
+ * anyway (If-Match, or the BFF's check of the values seen).
+ */
+export const RECORD_FRESH_MS = 10_000;
+
+/**
  * One record and its ETag (sent back as `If-Match` on save; the hosted API sends none). The record
  * panel and triage share it, so a record saved in one place is current in the other.
  *
  * @example
- * const { data } = useSuspenseQuery(recordQueryOptions('apps', 'support-tickets', 'SUP-1'));
+ * const { data } = useQuery(recordQueryOptions('apps', 'support-tickets', 'SUP-1'));
  */
 export function recordQueryOptions(recordType: RecordType, alias: string, id: string) {
   return queryOptions({
     queryKey: recordKeys.detail(recordType, alias, id),
     queryFn: ({ signal }) => api.getRecord(recordType, alias, id, { signal }),
-    staleTime: 0,
+    staleTime: RECORD_FRESH_MS,
   });
 }
 

@@ -107,14 +107,17 @@ export const hostedTicketsDefinition: Definition = {
 };
 
 /** A paged `/users` answer. */
+/** The paging of a list's one and only page. */
+export const ONLY_PAGE = {
+  has_previous_page: false,
+  start_cursor: null,
+  end_cursor: null,
+  has_next_page: false,
+};
+
 export function usersPage(users: { email: string; firstName: string; lastName: string }[]) {
   return {
-    paging: {
-      has_previous_page: false,
-      start_cursor: null,
-      end_cursor: null,
-      has_next_page: false,
-    },
+    paging: ONLY_PAGE,
     total: users.length,
     items: users.map((u, i) => ({
       id: `00000000-0000-4000-8000-00000000000${i}`,

@@ -8,6 +8,7 @@ import type {
   Transport,
   WriteOptions,
 } from './transport.ts';
+import { BASE_VALUES_HEADER, encodeBaseValues } from '../base-values.ts';
 import { filterForProfile } from '../filter.ts';
 import { parseOptionalResponse } from '../parse-response.ts';
 import {
@@ -36,6 +37,16 @@ export interface RecordReply {
  */
 export const recordPath = (rt: RecordType, alias: string, id: string) =>
   path`/${rt}/${alias}/${id}`;
+
+/** The conditional headers of a record PUT: `If-Match`, or the base values to check. */
+function writeHeaders(opts?: {
+  ifMatch?: string;
+  baseValues?: RecordData;
+}): Record<string, string> | undefined {
+  if (opts?.ifMatch) return { 'If-Match': opts.ifMatch };
+  if (opts?.baseValues) return { [BASE_VALUES_HEADER]: encodeBaseValues(opts.baseValues) };
+  return undefined;
+}
 
 /**
  * The record methods of the API client.
@@ -97,19 +108,23 @@ export function recordMethods(t: Transport) {
           source: opts?.source,
         })
       ).record,
-    /** `PUT /{recordType}/{alias}/{id}`: merges fields; a stale `ifMatch` -> ApiError 412. */
+    /**
+     * `PUT /{recordType}/{alias}/{id}`: merges fields; a stale `ifMatch` -> ApiError 412.
+     * `baseValues` (the console to its BFF, without an ETag): the values the user saw of the
+     * fields sent, in `X-Base-Values`; the BFF checks them and answers 412 with `latest`.
+     */
     updateRecord: (
       rt: RecordType,
       alias: string,
       id: string,
       fields: RecordInput,
-      opts?: WriteOptions & { ifMatch?: string },
+      opts?: WriteOptions & { ifMatch?: string; baseValues?: RecordData },
     ) =>
       recordReply({
         method: 'PUT',
         path: rec(rt, alias, id),
         json: fields,
-        headers: opts?.ifMatch ? { 'If-Match': opts.ifMatch } : undefined,
+        headers: writeHeaders(opts),
         signal: opts?.signal,
         source: opts?.source,
       }),

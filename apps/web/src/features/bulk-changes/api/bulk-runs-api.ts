@@ -103,6 +103,8 @@ export function restoreRecord(
     base: item.latest,
     changes: item.restore,
     etag: item.etag,
+    // Without an ETag the undo re-reads and compares here, as before issue 27's save protocol.
+    conflictCheck: 'browser',
     signal,
     source,
   });

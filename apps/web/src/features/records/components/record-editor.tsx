@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Loader2, RefreshCw } from 'lucide-react';
+import { useMemo, useRef, useState } from 'react';
 
-import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+import type { Definition, RecordData, RecordReply, RecordType } from '@wsc/api-client';
 import { isApiError, recordHandle } from '@wsc/api-client';
 
 import type { FieldDifference } from '@/lib/record-writes.ts';
@@ -18,11 +18,36 @@ import {
 import { toast } from '@/components/ui/toast.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 import { formatDate, formatDateTime } from '@/lib/format.ts';
-import { saveRecord, StaleRecordError } from '@/lib/record-writes.ts';
+import { StaleRecordError } from '@/lib/record-writes.ts';
+import { useOptimisticStore, usePendingWrites } from '@/lib/use-optimistic.ts';
+import { recordFromLists } from '@/queries/record-seed.ts';
 import { recordKeys, recordQueryOptions } from '@/queries/records.ts';
 
 import { createRecord } from '../api/records.ts';
-import { changedFields, RecordForm } from './record-form.tsx';
+import { editableFields } from '../lib/columns.ts';
+import { changedFields, followBase, RecordForm, startDraft } from './record-form.tsx';
+
+/**
+ * `record` with the `fields` of a refused save put back as they were in `seen` (the baseline
+ * goes back; the user's values stay in the form).
+ *
+ * @example
+ * restoreFields({ Status: 'Open', Title: 'A' }, { Status: 'New' }, { Status: 'Open' });
+ * // { Status: 'New', Title: 'A' }
+ */
+export function restoreFields(
+  record: RecordData,
+  seen: RecordData,
+  fields: RecordData,
+): RecordData {
+  const restored = { ...record };
+  for (const name of Object.keys(fields)) {
+    const value = seen[name];
+    if (value === undefined) delete restored[name];
+    else restored[name] = value;
+  }
+  return restored;
+}
 
 /** A read-only value as the header shows it: dates in the viewer's zone. */
 function readOnlyValue(type: string, value: string): string {
@@ -32,11 +57,13 @@ function readOnlyValue(type: string, value: string): string {
 }
 
 /**
- * Edits one record: loads it with its ETag, saves the changed fields with `If-Match`, shows 422
- * problems next to fields, and on 412 explains the conflict field by field (the record is read
- * again to find what moved) and offers to reload the latest version while keeping the user's
- * edits on top of it. Where the server has no ETag (the hosted API), the save re-reads the record
- * first and a change to a field being saved opens the same dialog (lib/record-writes.ts, ADR 0025).
+ * Edits one record. It opens at once from the list's row when the list holds it (marked as
+ * possibly stale, the record itself read behind it; fields the user has not touched follow it
+ * when it arrives). A save is optimistic (ADR 0028): the record shows the new values at once,
+ * marked "Saving…", and the form stays usable; once stored, the saved fields follow what the
+ * server stored. A refusal rolls the record back and keeps the user's values in the form:
+ * a 422 next to its fields, a 412 explained field by field with the offer to reload the latest
+ * version keeping the user's edits on top of it (lib/record-writes.ts, ADR 0025).
  */
 export function RecordEditor({
   definition,
@@ -47,61 +74,134 @@ export function RecordEditor({
   id: string;
   onClose: () => void;
 }) {
-  const recordType = definition.recordType as RecordType;
   const queryClient = useQueryClient();
+  const options = recordQueryOptions(definition.recordType as RecordType, definition.alias, id);
+  const query = useQuery({
+    ...options,
+    placeholderData: () => recordFromLists(queryClient, definition, id),
+  });
+  if (!query.data) return query.isError ? null : <EditorLoading />;
+  return (
+    <LoadedEditor
+      definition={definition}
+      id={id}
+      onClose={onClose}
+      data={query.data}
+      seeded={query.isPlaceholderData}
+    />
+  );
+}
+
+function EditorLoading() {
+  return (
+    <p className="text-muted-foreground flex items-center gap-2 px-6 py-5 text-sm" role="status">
+      <Loader2 aria-hidden="true" className="size-4 animate-spin" /> Loading the record…
+    </p>
+  );
+}
+
+/** The baseline of the form: the record as the user saw it, and whether it is a list's row. */
+interface EditorBase {
+  record: RecordData;
+  etag: string | undefined;
+  /** Only the list's copy so far: the record itself replaces it when it arrives. */
+  seeded: boolean;
+}
+
+function LoadedEditor({
+  definition,
+  id,
+  onClose,
+  data,
+  seeded,
+}: {
+  definition: Definition;
+  id: string;
+  onClose: () => void;
+  data: RecordReply;
+  seeded: boolean;
+}) {
+  const recordType = definition.recordType as RecordType;
+  const ref = useMemo(
+    () => ({ recordType, alias: definition.alias, id }),
+    [recordType, definition.alias, id],
+  );
+  const queryClient = useQueryClient();
+  const store = useOptimisticStore();
   const { etag: serverChecks } = useCapabilities();
   const options = recordQueryOptions(recordType, definition.alias, id);
-  const { data } = useSuspenseQuery(options);
-  // The form's baseline: replaced only by a save or an explicit reload, never behind the user's back.
-  const [base, setBase] = useState(() => ({ record: data.record as RecordData, etag: data.etag }));
-  const [keptDraft, setKeptDraft] = useState<RecordData | undefined>(undefined);
-  const [formKey, setFormKey] = useState(0);
+  const fields = useMemo(() => editableFields(definition), [definition]);
+  // The form's baseline: replaced by a save, an explicit reload, or the record arriving after its
+  // row, never by someone else's change behind the user's back.
+  const [base, setBase] = useState<EditorBase>(() => ({ ...data, seeded }));
+  const [draft, setDraft] = useState<RecordData>(() => startDraft(fields, data.record));
+  const [saveError, setSaveError] = useState<unknown>(null);
   const [conflictDraft, setConflictDraft] = useState<RecordData | null>(null);
   const [conflictFields, setConflictFields] = useState<FieldDifference[]>([]);
   const [reloading, setReloading] = useState(false);
+  const writes = usePendingWrites(ref);
+  const pendingFields = useMemo(() => new Set(writes.flatMap((w) => w.fields)), [writes]);
 
-  const mutation = useMutation({
-    mutationFn: (vars: { fields: RecordData; draft: RecordData }) =>
-      saveRecord({
-        recordType,
-        alias: definition.alias,
-        id,
-        definition,
-        base: base.record,
-        changes: vars.fields,
-        etag: base.etag,
-        source: 'editor',
-      }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(options.queryKey, saved);
-      setBase({ record: saved.record as RecordData, etag: saved.etag });
-      setKeptDraft(undefined);
-      setFormKey((k) => k + 1);
-      void queryClient.invalidateQueries({
-        queryKey: recordKeys.lists(recordType, definition.alias),
-      });
-    },
-    onError: (error, vars) => {
-      if (isApiError(error) && error.status === 412) {
-        setConflictFields(
-          error instanceof StaleRecordError ? [...error.differences, ...error.alsoChanged] : [],
-        );
-        setConflictDraft(vars.draft);
-      }
-    },
-  });
+  if (base.seeded && !seeded) {
+    // The record itself arrived after its row: it is the baseline now.
+    setBase({ ...data, seeded: false });
+    setDraft((current) => followBase(base.record, data.record, current));
+  }
+
+  function save(changes: RecordData) {
+    const seen = { record: base.record, etag: base.etag };
+    setSaveError(null);
+    setBase((current) => ({ ...current, record: { ...current.record, ...changes } }));
+    const { settled } = store.changeRecord({
+      record: ref,
+      definition,
+      changes,
+      source: 'editor',
+      seen,
+    });
+    void settled.then((outcome) => {
+      if (outcome.status === 'confirmed') return stored();
+      if (outcome.status === 'refused') refused(changes, seen.record, outcome.error);
+    });
+  }
+
+  /** Stored: the baseline is what the server keeps now; the saved fields follow it. */
+  function stored() {
+    const shown = store.shownRecord(ref, definition);
+    if (!shown) return;
+    const before = latest.current.base.record;
+    setBase({ record: shown.record, etag: shown.etag, seeded: false });
+    setDraft((now) => followBase(before, shown.record, now));
+    void queryClient.invalidateQueries({
+      queryKey: recordKeys.lists(recordType, definition.alias),
+    });
+  }
+
+  /** Refused: the baseline goes back, the user's values stay in the form, unsaved. */
+  function refused(changes: RecordData, seen: RecordData, error: unknown) {
+    setBase((current) => ({ ...current, record: restoreFields(current.record, seen, changes) }));
+    setSaveError(error);
+    if (isApiError(error) && error.status === 412) {
+      setConflictFields(
+        error instanceof StaleRecordError ? [...error.differences, ...error.alsoChanged] : [],
+      );
+      setConflictDraft(latest.current.draft);
+    }
+  }
+  // What a save's outcome, arriving later, works from: the form as it is then.
+  const latest = useRef({ base, draft });
+  latest.current = { base, draft };
 
   async function reloadKeepingEdits() {
     if (!conflictDraft) return;
     setReloading(true);
     try {
-      const latest = await queryClient.fetchQuery({ ...options, staleTime: 0 });
+      const stored = await queryClient.fetchQuery({ ...options, staleTime: 0 });
       const mine = changedFields(base.record, conflictDraft);
-      setBase({ record: latest.record as RecordData, etag: latest.etag });
-      setKeptDraft(mine);
-      setFormKey((k) => k + 1);
+      setBase({ record: stored.record, etag: stored.etag, seeded: false });
+      setDraft(startDraft(fields, stored.record, mine));
       setConflictDraft(null);
-      mutation.reset();
+      setSaveError(null);
     } finally {
       setReloading(false);
     }
@@ -129,19 +229,30 @@ export function RecordEditor({
           className="text-muted-foreground border-b px-6 py-1.5 text-xs"
           data-testid="no-etag-note"
         >
-          This service has no version check: saving re-reads the record first and warns you if a
-          field you changed was changed by someone else meanwhile.
+          This service has no version check: saving sends the values you opened with your changes,
+          and you are warned if a field you changed was changed by someone else meanwhile.
+        </p>
+      )}
+      {base.seeded && (
+        <p
+          className="text-muted-foreground flex items-center gap-1.5 border-b px-6 py-1.5 text-xs"
+          role="status"
+          data-testid="record-seeded"
+        >
+          <Loader2 aria-hidden="true" className="size-3 animate-spin" />
+          Shown from the list; reading the latest version…
         </p>
       )}
       <RecordForm
-        key={formKey}
         definition={definition}
         base={record}
-        initialDraft={keptDraft}
         mode="edit"
-        submitting={mutation.isPending}
-        error={mutation.error}
-        onSubmit={(fields, draft) => mutation.mutate({ fields, draft })}
+        submitting={false}
+        draft={draft}
+        onDraftChange={setDraft}
+        pendingFields={pendingFields}
+        error={saveError}
+        onSubmit={(changes) => save(changes)}
         onCancel={onClose}
       />
       <Dialog

@@ -6,6 +6,7 @@ import { isApiError } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { FieldEditor } from '@/components/field-editor.tsx';
+import { PendingMarker } from '@/components/pending-marker.tsx';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
@@ -33,6 +34,39 @@ export function splitProblems(problems: FieldProblem[], fieldNames: string[]) {
 }
 
 /**
+ * A form's starting draft: every editable field's stored value ('' when unset), edits on top.
+ *
+ * @example
+ * startDraft([statusField], { Status: 'New' }); // { Status: 'New' }
+ */
+export function startDraft(
+  fields: readonly { name: string }[],
+  base: RecordData,
+  edits?: RecordData,
+): RecordData {
+  const start: RecordData = {};
+  for (const field of fields) start[field.name] = base[field.name] ?? '';
+  return { ...start, ...edits };
+}
+
+/**
+ * The draft once the record it was based on moved from `before` to `after` (a save confirmed,
+ * the full record arrived after its list row): a field the user left as it was follows the
+ * record; a field the user changed keeps what they typed.
+ *
+ * @example
+ * followBase({ Status: 'New', Title: 'A' }, { Status: 'New', Title: 'B' }, { Status: 'Open', Title: 'A' });
+ * // { Status: 'Open', Title: 'B' }
+ */
+export function followBase(before: RecordData, after: RecordData, draft: RecordData): RecordData {
+  const next: RecordData = {};
+  for (const [name, value] of Object.entries(draft)) {
+    next[name] = value === (before[name] ?? '') ? (after[name] ?? '') : value;
+  }
+  return next;
+}
+
+/**
  * The fields a save should send: only what the user changed, so that a concurrent edit of another
  * field is not overwritten with the value this form loaded.
  *
@@ -55,6 +89,14 @@ export interface RecordFormProps {
   initialDraft?: RecordData;
   mode: 'create' | 'edit';
   submitting: boolean;
+  /**
+   * The draft, when the parent keeps it (the editor: it follows a confirmed save and survives a
+   * refusal); else the form keeps its own, started from `base` and `initialDraft`.
+   */
+  draft?: RecordData;
+  onDraftChange?: React.Dispatch<React.SetStateAction<RecordData>>;
+  /** Fields whose saved value is not confirmed yet (optimistic saves): marked "Saving…". */
+  pendingFields?: ReadonlySet<string>;
   /** The last save's failure: a 422 shows next to the fields, anything else above them. */
   error: unknown;
   onSubmit: (fields: RecordData, draft: RecordData) => void;
@@ -72,17 +114,21 @@ export function RecordForm({
   initialDraft,
   mode,
   submitting,
+  draft: keptDraft,
+  onDraftChange,
+  pendingFields,
   error,
   onSubmit,
   onCancel,
   formId,
 }: RecordFormProps) {
   const fields = useMemo(() => editableFields(definition), [definition]);
-  const [draft, setDraft] = useState<RecordData>(() => {
-    const start: RecordData = {};
-    for (const field of fields) start[field.name] = base[field.name] ?? '';
-    return { ...start, ...initialDraft };
-  });
+  const [ownDraft, setOwnDraft] = useState<RecordData>(() =>
+    startDraft(fields, base, initialDraft),
+  );
+  const draft = keptDraft ?? ownDraft;
+  const setDraft = onDraftChange ?? setOwnDraft;
+  const saving = pendingFields !== undefined && pendingFields.size > 0;
   const [localErrors, setLocalErrors] = useState<FieldErrors>({});
   const prefix = useId();
 
@@ -175,14 +221,19 @@ export function RecordForm({
           const errorId = message ? `${id}-error` : undefined;
           return (
             <div key={field.name} className="grid gap-1.5" data-field={field.name}>
-              <Label htmlFor={id} id={labelId}>
-                {field.name}
-                {field.required && (
-                  <span aria-hidden="true" className="text-destructive">
-                    *
-                  </span>
+              <div className="flex items-center gap-2">
+                <Label htmlFor={id} id={labelId}>
+                  {field.name}
+                  {field.required && (
+                    <span aria-hidden="true" className="text-destructive">
+                      *
+                    </span>
+                  )}
+                </Label>
+                {pendingFields && (
+                  <PendingMarker pending={pendingFields.has(field.name)} live className="ml-auto" />
                 )}
-              </Label>
+              </div>
               <FieldEditor
                 field={field}
                 id={id}
@@ -208,8 +259,10 @@ export function RecordForm({
         })}
       </div>
       <div className="bg-background flex items-center justify-end gap-2 border-t px-6 py-3">
-        {mode === 'edit' && dirty && (
-          <span className="text-muted-foreground mr-auto text-xs">Unsaved changes</span>
+        {mode === 'edit' && (dirty || saving) && (
+          <span className="text-muted-foreground mr-auto text-xs">
+            {dirty ? 'Unsaved changes' : 'Saving…'}
+          </span>
         )}
         <Button variant="ghost" onClick={onCancel} disabled={submitting}>
           {mode === 'edit' && dirty ? 'Discard' : 'Cancel'}

@@ -15,8 +15,9 @@ import type { PresenceEntry } from '@wsc/api-client/bff-events';
 import { recordHandle } from '@wsc/api-client';
 
 import type { PlaceAnchor } from '@/lib/keep-place.ts';
-import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { PresenceMarker } from '@/components/live/presence-marker.tsx';
+import { useRowIntent } from '@/lib/hover-intent.ts';
+import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { useRecordsWithPresence } from '@/lib/use-live-presence.ts';
 import { cn } from '@/lib/utils.ts';
 import { wantsNextPage } from '@/queries/paging.ts';
@@ -35,6 +36,8 @@ export interface RecordsTableProps {
   sort: string | undefined;
   onSort: (field: string) => void;
   onOpen: (id: string) => void;
+  /** The pointer rested on a row for a moment (intent): start reading its record. */
+  onIntent?: ((id: string) => void) | undefined;
   recordHref: (id: string) => string;
   /** Called when the user scrolls near the end of the loaded rows. */
   onNearEnd?: () => void;
@@ -109,6 +112,7 @@ export function RecordsTable({
   sort,
   onSort,
   onOpen,
+  onIntent,
   recordHref,
   onNearEnd,
   activeId,
@@ -183,6 +187,7 @@ export function RecordsTable({
     anchor.current = placeToKeep(scrollRef.current, ids, ROW_HEIGHT);
   });
   const open = useCallback((id: string) => latest.current.onOpen(id), []);
+  const intent = useRowIntent(onIntent);
   const toggle = useCallback((id: string) => latest.current.selection?.onToggle(id), []);
   const href = useCallback((id: string) => latest.current.recordHref(id), []);
   const sortBy = useCallback((field: string) => latest.current.onSort(field), []);
@@ -213,7 +218,7 @@ export function RecordsTable({
           checkedState={selection ? checkedState : undefined}
           onToggleAll={toggleAll}
         />
-        <tbody>
+        <tbody onMouseOver={intent.onMouseOver} onMouseLeave={intent.onMouseLeave}>
           {paddingTop > 0 && (
             <tr aria-hidden="true">
               <td style={{ height: paddingTop }} colSpan={span} />

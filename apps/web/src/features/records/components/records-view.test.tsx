@@ -1,10 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { RecordData } from '@wsc/api-client';
 import { capabilitiesFor } from '@wsc/api-client';
 
 import { CapabilitiesContext } from '@/lib/capabilities.ts';
+import { recordQueryOptions } from '@/queries/records.ts';
 import { sizeScrollContainer } from '@/testing/layout.ts';
 import {
   hostedTicketsDefinition,
@@ -301,5 +302,43 @@ describe('RecordsView against the hosted service', () => {
     renderHosted({});
     expect(await screen.findByText('Ticket 1')).toBeInTheDocument();
     expect(screen.getByTestId('skipped-note')).toHaveTextContent('1 record could not be shown');
+  });
+
+  it('reads a record once when the pointer rests on its row, and not again when it opens', async () => {
+    const gets: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const path = new URL(String(input), 'http://localhost').pathname;
+      gets.push(path);
+      return jsonResponse(ticket(Number(path.split('-').at(-1))), 200, { ETag: '"v1"' });
+    });
+    const rows = Array.from({ length: 20 }, (_, i) => ticket(i + 1));
+    const prefetch = (id: string) =>
+      void queryClient.prefetchQuery(recordQueryOptions('apps', 'support-tickets', id));
+    const { queryClient } = renderWithQuery(
+      <RecordsTable
+        definition={ticketsDefinition}
+        rows={rows}
+        columns={['id', 'Title', 'Priority']}
+        sort={undefined}
+        onSort={noop}
+        onOpen={noop}
+        onIntent={prefetch}
+        recordHref={(id) => `/x/${id}`}
+      />,
+    );
+    const row = (id: string) => document.querySelector(`tr[data-row-id="${id}"]`) as HTMLElement;
+    // Passing over a row on the way to another starts nothing.
+    fireEvent.mouseOver(within(row('SUP-1')).getByText('Ticket 1'));
+    fireEvent.mouseOver(within(row('SUP-2')).getByText('Ticket 2'));
+    // Resting on it, moving between its cells, starts one read.
+    fireEvent.mouseOver(within(row('SUP-2')).getByText('2'));
+    await waitFor(() => expect(gets).toEqual(['/api/v1/apps/support-tickets/SUP-2']));
+    fireEvent.mouseLeave(row('SUP-2').closest('tbody') as HTMLElement);
+    fireEvent.mouseOver(within(row('SUP-2')).getByText('Ticket 2'));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Opening it: the route's loader and the panel ask for the same record, from the cache.
+    await queryClient.prefetchQuery(recordQueryOptions('apps', 'support-tickets', 'SUP-2'));
+    await queryClient.ensureQueryData(recordQueryOptions('apps', 'support-tickets', 'SUP-2'));
+    expect(gets).toEqual(['/api/v1/apps/support-tickets/SUP-2']);
   });
 });

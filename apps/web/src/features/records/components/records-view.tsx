@@ -29,6 +29,8 @@ export interface RecordsViewProps {
   /** Merges a change into the URL's search params (a new history entry). */
   onSearchChange: (patch: Partial<RecordListSearch>) => void;
   onOpen: (id: string) => void;
+  /** The pointer rested on a row (intent): start reading its record. */
+  onIntent?: (id: string) => void;
   onCreate: () => void;
   recordHref: (id: string) => string;
   activeId?: string | undefined;
@@ -47,6 +49,7 @@ export function RecordsView({
   search,
   onSearchChange,
   onOpen,
+  onIntent,
   onCreate,
   recordHref,
   activeId,
@@ -222,6 +225,7 @@ export function RecordsView({
               onSearchChange({ sort: nextSort(field, search.sort), cursor: undefined })
             }
             onOpen={onOpen}
+            onIntent={onIntent}
             recordHref={recordHref}
             onNearEnd={loadMore}
             activeId={activeId}

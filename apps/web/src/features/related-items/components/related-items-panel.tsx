@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Link2, Link2Off, Loader2, Plus, Search, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
@@ -9,21 +9,24 @@ import { recordHandle } from '@wsc/api-client';
 import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { PendingMarker } from '@/components/pending-marker.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { toast } from '@/components/ui/toast.tsx';
 import { useCapabilities } from '@/lib/capabilities.ts';
 
-import type { RelatedRow } from '../lib/related.ts';
-import {
-  addRelated,
-  relatedCandidatesQueryOptions,
-  relatedItemsQueryOptions,
-  removeRelated,
-} from '../api/related-items.ts';
+import type { RelatedChange } from '../hooks/use-related-changes.ts';
+import { relatedCandidatesQueryOptions, relatedItemsQueryOptions } from '../api/related-items.ts';
+import { useRelatedChanges } from '../hooks/use-related-changes.ts';
+
+/** What the panel's live marker says while changes are pending. */
+function describePending(pending: readonly RelatedChange[]): string {
+  const last = pending.at(-1);
+  if (!last) return 'Saving…';
+  return last.kind === 'add' ? `Relating ${last.id}…` : `Removing the relation to ${last.id}…`;
+}
 
 /**
  * A record's related items: type, alias and title of each, a link that opens it, an inline picker
@@ -36,39 +39,13 @@ export function RelatedItemsPanel({
   record: RecordRef;
   definitions: Definition[];
 }) {
-  const queryClient = useQueryClient();
   const options = relatedItemsQueryOptions(record.recordType, record.alias, record.id, definitions);
   const query = useQuery(options);
   const [adding, setAdding] = useState(false);
   const headingId = useId();
   const pickerId = useId();
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: options.queryKey });
-
-  const remove = useMutation({
-    mutationFn: (row: RelatedRow) => removeRelated(record, row.id),
-    onMutate: (row) => {
-      // Hide the row at once; the list is refetched when the request settles.
-      queryClient.setQueryData(options.queryKey, (data) =>
-        data ? { rows: data.rows.filter((r) => r.id !== row.id), total: data.total - 1 } : data,
-      );
-    },
-    onSuccess: (_void, row) => {
-      toast({
-        message: `Removed the relation to ${row.id}.`,
-        action: {
-          label: 'Undo',
-          // The relation carries no data of its own, so relating again restores it exactly.
-          onClick: () =>
-            void addRelated(record, { id: row.id, alias: row.alias ?? '' })
-              .catch((error: unknown) => toast({ message: describeError(error).title }))
-              .finally(() => void refresh()),
-        },
-      });
-    },
-    onError: (error) => toast({ message: `Could not remove: ${describeError(error).title}` }),
-    onSettled: () => refresh(),
-  });
+  const { add, remove, pending, addError } = useRelatedChanges(record);
+  const pendingIds = new Set(pending.map((c) => c.id));
 
   return (
     <section aria-labelledby={headingId} className="grid content-start gap-3 px-6 py-4">
@@ -91,13 +68,15 @@ export function RelatedItemsPanel({
           {adding ? 'Done adding' : 'Add related item'}
         </Button>
       </div>
+      <PendingMarker pending={pending.length > 0} live label={describePending(pending)} />
       {adding && (
         <RelatedPicker
           id={pickerId}
           record={record}
           definitions={definitions}
           related={new Set(query.data?.rows.map((r) => r.id))}
-          onAdded={() => void refresh()}
+          onAdd={(definition, handle, title) => void add(definition, handle, title)}
+          addError={addError}
         />
       )}
       {query.isPending ? (
@@ -136,6 +115,7 @@ export function RelatedItemsPanel({
                     <span className="truncate">
                       {row.title ?? (row.definition ? 'Untitled' : '')}
                     </span>
+                    <PendingMarker pending={pendingIds.has(row.id)} />
                   </Link>
                 ) : (
                   // Neither its type nor its handle names a record type described here.
@@ -159,7 +139,8 @@ export function RelatedItemsPanel({
                 size="icon-sm"
                 aria-label={`Remove relation to ${row.id}`}
                 title="Remove relation"
-                onClick={() => remove.mutate(row)}
+                disabled={pendingIds.has(row.id)}
+                onClick={() => void remove(row)}
               >
                 <Link2Off aria-hidden="true" />
               </Button>
@@ -186,13 +167,16 @@ function RelatedPicker({
   record,
   definitions: allDefinitions,
   related,
-  onAdded,
+  onAdd,
+  addError,
 }: {
   id: string;
   record: RecordRef;
   definitions: Definition[];
   related: Set<string>;
-  onAdded: () => void;
+  onAdd: (definition: Definition, handle: string, title: string | undefined) => void;
+  /** Why the last relation was refused (the relation is gone from the list again). */
+  addError: unknown;
 }) {
   const fieldId = useId();
   // Only record types the service can search, and whose records have a handle to relate by.
@@ -212,13 +196,6 @@ function RelatedPicker({
       serverSort,
     ),
     enabled: definition !== undefined,
-  });
-  const add = useMutation({
-    mutationFn: (target: { id: string; alias: string }) => addRelated(record, target),
-    onSuccess: (_void, target) => {
-      toast({ message: `Related ${target.id}.` });
-      onAdded();
-    },
   });
   // Only records with a handle can be related (the relation names the other record by it).
   const rows = (candidates.data?.items ?? [])
@@ -265,9 +242,9 @@ function RelatedPicker({
           </div>
         </div>
       </div>
-      {add.isError && (
+      {addError !== null && (
         <p role="alert" className="text-destructive text-sm">
-          {describeError(add.error).title}: {describeError(add.error).description}
+          {describeError(addError).title}: {describeError(addError).description}
         </p>
       )}
       <div aria-live="polite" aria-busy={candidates.isFetching}>
@@ -296,11 +273,9 @@ function RelatedPicker({
                   <Button
                     variant={already ? 'ghost' : 'outline'}
                     size="xs"
-                    disabled={already || add.isPending}
+                    disabled={already}
                     aria-label={already ? `${handle} is related` : `Relate ${handle}`}
-                    onClick={() =>
-                      definition && add.mutate({ id: handle, alias: definition.alias })
-                    }
+                    onClick={() => definition && onAdd(definition, handle, title)}
                   >
                     {already ? 'Related' : 'Relate'}
                   </Button>

@@ -4,7 +4,15 @@ import type { Definition } from '@wsc/api-client';
 
 import { hostedTicketsDefinition, ticketsDefinition } from '@/testing/render.tsx';
 
-import { findRelatedDefinition, pickerFilter, recordTypePath, titleLookups } from './related.ts';
+import {
+  findRelatedDefinition,
+  pickerFilter,
+  recordTypePath,
+  relatedRowFor,
+  titleLookups,
+  withoutRelated,
+  withRelated,
+} from './related.ts';
 
 const tasks: Definition = {
   recordType: 'tasks',
@@ -77,5 +85,17 @@ describe('related items helpers', () => {
     expect(pickerFilter(hostedTicketsDefinition, 'sup-12')).toBe(
       'Title=lki=sup-12,Ticket ID==SUP-12',
     );
+  });
+});
+
+describe('relatedRowFor, withRelated, withoutRelated', () => {
+  it('adds a related record once, shown with its type and title, and takes it out again', () => {
+    const row = relatedRowFor(tasks, 'TSK-3', 'Replace toner');
+    expect(row).toMatchObject({ id: 'TSK-3', type: 'TASK', recordType: 'tasks', alias: 'tasks' });
+    const list = withRelated({ rows: [], total: 0 }, row);
+    expect(list).toMatchObject({ total: 1, rows: [{ id: 'TSK-3', title: 'Replace toner' }] });
+    expect(withRelated(list, row)).toBe(list);
+    expect(withoutRelated(list, 'TSK-3')).toEqual({ rows: [], total: 0 });
+    expect(withoutRelated(list, 'TSK-9')).toEqual(list);
   });
 });

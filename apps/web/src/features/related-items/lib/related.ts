@@ -28,6 +28,57 @@ export interface RelatedRow extends RelatedItem {
   title: string | undefined;
 }
 
+/** The related items list as cached: its rows and how many there are. */
+export interface RelatedList {
+  rows: RelatedRow[];
+  total: number;
+}
+
+const UPPER: Record<RecordType, string> = {
+  apps: 'APP',
+  elements: 'ELEMENT',
+  tasks: 'TASK',
+  transactions: 'TRANSACTION',
+};
+
+/**
+ * The row a record just related shows as, before the list is read again.
+ *
+ * @example
+ * relatedRowFor(tasksDefinition, 'TSK-3', 'Replace toner');
+ */
+export function relatedRowFor(
+  definition: Definition,
+  id: string,
+  title: string | undefined,
+): RelatedRow {
+  const recordType = definition.recordType as RecordType;
+  const type = UPPER[recordType];
+  return { id, type, alias: definition.alias, cursor: undefined, recordType, definition, title };
+}
+
+/**
+ * The list with `row` added (at the end; once only).
+ *
+ * @example
+ * withRelated(list, relatedRowFor(tasksDefinition, 'TSK-3', 'Replace toner'));
+ */
+export function withRelated(list: RelatedList, row: RelatedRow): RelatedList {
+  if (list.rows.some((r) => r.id === row.id)) return list;
+  return { rows: [...list.rows, row], total: list.total + 1 };
+}
+
+/**
+ * The list without the related record `id`.
+ *
+ * @example
+ * withoutRelated(list, 'TSK-3');
+ */
+export function withoutRelated(list: RelatedList, id: string): RelatedList {
+  const rows = list.rows.filter((r) => r.id !== id);
+  return { rows, total: list.total - (list.rows.length - rows.length) };
+}
+
 /** One batched title lookup: a definition and the ids to read from it. */
 export interface TitleLookup {
   definition: Definition;

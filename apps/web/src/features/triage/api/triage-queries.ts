@@ -1,7 +1,6 @@
-import type { InfiniteData } from '@tanstack/react-query';
 import { queryOptions } from '@tanstack/react-query';
 
-import type { Definition, RecordData, RecordPagedList, RecordType } from '@wsc/api-client';
+import type { Definition, RecordData, RecordType } from '@wsc/api-client';
 import { recordHandle } from '@wsc/api-client';
 
 import type { FilterFieldTypes } from '@/queries/request-filter.ts';
@@ -44,7 +43,7 @@ export function triageQueueQueryOptions({
 }
 
 /** How long a fetched (or prefetched) record counts as fresh while triaging. */
-const RECORD_FRESH_MS = 15_000;
+const TRIAGE_RECORD_FRESH_MS = 15_000;
 
 /**
  * One record with its ETag: the record panel's query ({@link recordQueryOptions}), so a record
@@ -55,7 +54,10 @@ const RECORD_FRESH_MS = 15_000;
  * queryClient.prefetchQuery(triageRecordQueryOptions('apps', 'support-tickets', 'SUP-2'));
  */
 export function triageRecordQueryOptions(recordType: RecordType, alias: string, id: string) {
-  return queryOptions({ ...recordQueryOptions(recordType, alias, id), staleTime: RECORD_FRESH_MS });
+  return queryOptions({
+    ...recordQueryOptions(recordType, alias, id),
+    staleTime: TRIAGE_RECORD_FRESH_MS,
+  });
 }
 
 /**
@@ -85,31 +87,4 @@ export function queueRows(
  */
 export function postTriageComment(recordType: RecordType, alias: string, id: string, text: string) {
   return api.addComment(recordType, alias, id, text, { source: 'triage' });
-}
-
-/**
- * Replaces one record inside cached queue pages (the queue keeps its order while triaging: a
- * record that no longer matches the filter stays until the queue is reloaded).
- *
- * @example
- * queryClient.setQueryData(queueKey, (data) => replaceInPages(data, saved));
- */
-export function replaceInPages<P>(
-  data: InfiniteData<RecordPagedList, P> | undefined,
-  id: string,
-  record: RecordData,
-  definition: Pick<Definition, 'handleField'>,
-): InfiniteData<RecordPagedList, P> | undefined {
-  if (!data) return data;
-  return {
-    ...data,
-    pages: data.pages.map((page) => ({
-      ...page,
-      items: page.items.map((item) =>
-        recordHandle(item.data, definition) === id
-          ? { ...item, data: { ...item.data, ...record } }
-          : item,
-      ),
-    })),
-  };
 }

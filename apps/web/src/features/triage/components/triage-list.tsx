@@ -8,7 +8,9 @@ import type { PresenceEntry } from '@wsc/api-client/bff-events';
 import type { PlaceAnchor } from '@/lib/keep-place.ts';
 import { LiveQueueBanner } from '@/components/live-queue-banner.tsx';
 import { PresenceMarker } from '@/components/live/presence-marker.tsx';
+import { PendingMarker } from '@/components/pending-marker.tsx';
 import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
+import { usePendingIds } from '@/lib/use-optimistic.ts';
 import { cn } from '@/lib/utils.ts';
 
 import type { TriageRow } from '../api/triage-queries.ts';
@@ -93,6 +95,8 @@ export function TriageList({
     if (found) virtualizer.scrollToIndex(indexRef.current, { align: 'auto' });
   }, [currentId, found, virtualizer]);
   const items = virtualizer.getVirtualItems();
+  // Records with a write not yet confirmed: marked on their items (ADR 0028).
+  const pending = usePendingIds(definition.recordType, definition.alias);
 
   return (
     <div className="relative flex w-72 shrink-0 flex-col border-r lg:w-96">
@@ -113,6 +117,7 @@ export function TriageList({
                 top={item.start}
                 current={row.id === currentId}
                 departed={departed.has(row.id)}
+                pending={pending.has(row.id)}
                 titleField={definition.titleField}
                 fields={fields}
                 onPick={onPick}
@@ -139,6 +144,7 @@ const QueueItem = memo(function QueueItem({
   top,
   current,
   departed,
+  pending,
   titleField,
   fields,
   onPick,
@@ -148,6 +154,8 @@ const QueueItem = memo(function QueueItem({
   top: number;
   current: boolean;
   departed: boolean;
+  /** A write of the record is not confirmed yet: what the item shows may still roll back. */
+  pending: boolean;
   titleField: string | undefined;
   fields: TriageFields;
   onPick: (id: string) => void;
@@ -161,6 +169,7 @@ const QueueItem = memo(function QueueItem({
       style={{ top, height: ITEM_HEIGHT }}
       data-row-id={row.id}
       data-departed={departed || undefined}
+      data-pending={pending || undefined}
       title={departed ? DEPARTED_NOTE : undefined}
     >
       <button
@@ -179,6 +188,7 @@ const QueueItem = memo(function QueueItem({
           <PresenceMarker entries={others} />
           {status && <span className="rounded border px-1 py-px">{status}</span>}
           {severity && <span className="text-muted-foreground">{severity}</span>}
+          <PendingMarker pending={pending} className="ml-auto" />
         </span>
         <span className="truncate text-sm">{(titleField && row[titleField]) || row.id}</span>
       </button>

@@ -11,11 +11,13 @@ import { describeError } from '@/components/errors/error-message.ts';
 import { FieldEditor } from '@/components/field-editor.tsx';
 import { EditingGuard } from '@/components/live/editing-guard.tsx';
 import { PresenceNotice } from '@/components/live/presence-notice.tsx';
+import { PendingMarker } from '@/components/pending-marker.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Textarea } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { lastUpdateFields } from '@/lib/audit-fields.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { usePendingWrites } from '@/lib/use-optimistic.ts';
 import { cn } from '@/lib/utils.ts';
 
 import type { TriageFields } from '../lib/triage-fields.ts';
@@ -71,6 +73,15 @@ export function TriageRecord({
   const lastUpdate = lastUpdateFields(definition);
   const updatedAt = lastUpdate.at ? record[lastUpdate.at] : undefined;
   const updatedBy = lastUpdate.by ? record[lastUpdate.by] : undefined;
+  const writes = usePendingWrites({
+    recordType: definition.recordType as RecordType,
+    alias: definition.alias,
+    id,
+  });
+  const pendingFields = useMemo(() => new Set(writes.flatMap((w) => w.fields)), [writes]);
+  // The editor marks the fields the one-key buttons do not (one "Saving…" per field).
+  const quick = [fields.status, fields.severity, fields.assignee].map((f) => f?.name);
+  const editorPending = new Set([...pendingFields].filter((name) => !quick.includes(name)));
   return (
     <article className="grid content-start gap-5 px-6 py-5" aria-labelledby="triage-record-title">
       <header className="grid gap-1">
@@ -104,7 +115,13 @@ export function TriageRecord({
         <PresenceNotice entries={others} />
       </header>
 
-      <QuickFields record={record} fields={fields} onChange={onChange} onAssign={onAssign} />
+      <QuickFields
+        record={record}
+        fields={fields}
+        pending={pendingFields}
+        onChange={onChange}
+        onAssign={onAssign}
+      />
 
       {/* The editor is the part of triage that counts as editing (the one-key fields save at
           once); stepping into it on a record someone else edits asks first, as in the panel. */}
@@ -113,6 +130,7 @@ export function TriageRecord({
           ref={editorRef}
           definition={definition}
           record={record}
+          pending={editorPending}
           onSave={onChange}
           onSaveNext={onSaveNext}
           onLeave={onLeaveField}
@@ -134,11 +152,14 @@ export function TriageRecord({
 function QuickFields({
   record,
   fields,
+  pending,
   onChange,
   onAssign,
 }: {
   record: RecordData;
   fields: TriageFields;
+  /** Fields with a write not confirmed yet. */
+  pending: ReadonlySet<string>;
   onChange: (changes: RecordData) => Promise<boolean>;
   onAssign: () => void;
 }) {
@@ -149,7 +170,10 @@ function QuickFields({
     <div className="grid gap-3 rounded-lg border p-3">
       {groups.map(({ field, prefix }) => (
         <div key={field.name} role="group" aria-label={field.name} className="grid gap-1.5">
-          <span className="text-muted-foreground text-xs font-medium">{field.name}</span>
+          <div className="flex items-center gap-2">
+            <span className="text-muted-foreground text-xs font-medium">{field.name}</span>
+            <PendingMarker pending={pending.has(field.name)} live />
+          </div>
           <div className="flex flex-wrap gap-1.5">
             {(field.values ?? []).slice(0, 9).map((value, i) => {
               const active = (record[field.name] ?? '') === value;
@@ -189,6 +213,7 @@ function QuickFields({
           <span className="truncate text-sm" data-testid="triage-assignee">
             {record[fields.assignee.name] || 'Unassigned'}
           </span>
+          <PendingMarker pending={pending.has(fields.assignee.name)} live />
           <Button
             variant="outline"
             size="xs"
@@ -221,10 +246,18 @@ function leaveOrSave(
   }
 }
 
+/** The edits left once `sent` was stored: those typed since (a different value) stay. */
+function withoutSent(edits: RecordData, sent: RecordData): RecordData {
+  const left: RecordData = {};
+  for (const [name, value] of Object.entries(edits)) if (sent[name] !== value) left[name] = value;
+  return left;
+}
+
 function TriageEditor({
   ref,
   definition,
   record,
+  pending,
   onSave,
   onSaveNext,
   onLeave,
@@ -232,6 +265,8 @@ function TriageEditor({
   ref: React.Ref<TriageEditorHandle>;
   definition: Definition;
   record: RecordData;
+  /** Fields with a write not confirmed yet. */
+  pending: ReadonlySet<string>;
   onSave: (changes: RecordData) => Promise<boolean>;
   onSaveNext: () => void;
   onLeave: () => void;
@@ -267,8 +302,12 @@ function TriageEditor({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        // Edits stay in the form when the save fails, so nothing typed is lost.
-        if (dirty) void onSave(changes).then((ok) => ok && setEdits({}));
+        // The record shows the edits at once (optimistic); once stored, the edits that were sent
+        // leave the form (what was typed since stays). A refusal keeps them all, unsaved.
+        if (dirty) {
+          const sent = changes;
+          void onSave(sent).then((ok) => ok && setEdits((current) => withoutSent(current, sent)));
+        }
       }}
       onKeyDown={(event) => leaveOrSave(event, onLeave, onSaveNext)}
       className="grid gap-3"
@@ -278,7 +317,12 @@ function TriageEditor({
         <span className="text-muted-foreground text-xs">
           <kbd className="font-mono">e</kbd> to edit · <kbd className="font-mono">Esc</kbd> to leave
         </span>
-        {dirty && <span className="text-muted-foreground ml-auto text-xs">Unsaved changes</span>}
+        <PendingMarker
+          pending={editable.some((f) => pending.has(f.name))}
+          live
+          className="ml-auto"
+        />
+        {dirty && <span className="text-muted-foreground text-xs">Unsaved changes</span>}
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         {editable.map((field, index) => {

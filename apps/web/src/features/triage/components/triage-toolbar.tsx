@@ -1,8 +1,14 @@
-import { ChevronDown, ChevronUp, Keyboard, Loader2 } from 'lucide-react';
+import { AlertCircle, ChevronDown, ChevronUp, Keyboard, Loader2 } from 'lucide-react';
 
 import { Button } from '@/components/ui/button.tsx';
 import { formatCount } from '@/lib/format.ts';
 import { cn } from '@/lib/utils.ts';
+
+/** The status line: the last outcome; a refusal (`error`) is shown whole, in the error colour. */
+export interface StatusLine {
+  text: string;
+  tone?: 'error' | undefined;
+}
 
 /**
  * The triage header: where the user is in the queue, the filter and what was left out, the last
@@ -39,7 +45,7 @@ export function TriageToolbar({
   serverOrder: boolean;
   skipped: number;
   busy: boolean;
-  status: string;
+  status: StatusLine;
   undoCount: number;
   onMove: (delta: number) => void;
   onUndo: () => void;
@@ -88,11 +94,19 @@ export function TriageToolbar({
       <p
         role="status"
         aria-live="polite"
-        className="text-muted-foreground min-w-56 flex-1 truncate text-sm"
+        title={status.text || undefined}
+        className={cn(
+          'min-w-56 flex-1 text-sm',
+          // Why a change was rolled back is read whole, however long: it wraps.
+          status.tone === 'error' ? 'text-destructive' : 'text-muted-foreground truncate',
+        )}
         data-testid="triage-status"
       >
         {busy && <Loader2 className="mr-1 inline size-3.5 animate-spin" aria-hidden="true" />}
-        {status}
+        {status.tone === 'error' && (
+          <AlertCircle className="mr-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
+        )}
+        {status.text}
       </p>
       {/* A switch rather than a checkbox: focus on it leaves j/k working (inputs take keys). */}
       <button

@@ -17,6 +17,7 @@ import {
 
 import type { TriageAction } from '../lib/triage-keys.ts';
 import type { TriageEditorHandle } from './triage-record.tsx';
+import type { StatusLine } from './triage-toolbar.tsx';
 import { triageRecordQueryOptions } from '../api/triage-queries.ts';
 import { useSkipEditing } from '../hooks/use-skip-editing.ts';
 import { useTriageChanges } from '../hooks/use-triage-changes.ts';
@@ -59,7 +60,11 @@ export function TriageView({
   actions,
 }: TriageViewProps) {
   const fields = useMemo(() => triageFields(definition), [definition]);
-  const [status, setStatus] = useState('');
+  const [status, setStatusLine] = useState<StatusLine>({ text: '' });
+  const setStatus = useCallback(
+    (text: string, tone?: 'error') => setStatusLine({ text, tone }),
+    [],
+  );
   const [helpOpen, setHelpOpen] = useState(false);
   const [assignOpen, setAssignOpen] = useState(false);
   const editorRef = useRef<TriageEditorHandle>(null);
@@ -75,29 +80,16 @@ export function TriageView({
     (recordId: string) => editorsOf(presence.get(recordId) ?? []),
     [presence],
   );
-  const {
-    queue,
-    queueKey,
-    serverSort,
-    rows,
-    skipped,
-    total,
-    more,
-    index,
-    id,
-    row,
-    move,
-    live,
-    keepPlace,
-  } = useTriageQueue({
-    definition,
-    filter,
-    sort,
-    currentId,
-    onCurrentChange,
-    onStatus: setStatus,
-    editorsOf: skipEditing ? othersEditing : undefined,
-  });
+  const { queue, serverSort, rows, skipped, total, more, index, id, row, move, live, keepPlace } =
+    useTriageQueue({
+      definition,
+      filter,
+      sort,
+      currentId,
+      onCurrentChange,
+      onStatus: setStatus,
+      editorsOf: skipEditing ? othersEditing : undefined,
+    });
   useAnnounceViewing(
     id === undefined
       ? null
@@ -105,7 +97,6 @@ export function TriageView({
   );
   const { busy, change, undo, undoCount } = useTriageChanges({
     definition,
-    queueKey,
     id,
     onStatus: setStatus,
   });
@@ -116,12 +107,11 @@ export function TriageView({
     placeholderData: row ? { record: row, etag: undefined } : undefined,
   });
 
-  const saveAndNext = useCallback(async () => {
+  // Optimistic (ADR 0028): the changes show at once and the user moves on; a refusal is said on
+  // the status line, naming the record.
+  const saveAndNext = useCallback(() => {
     const changes = editorRef.current?.changes() ?? {};
-    if (Object.keys(changes).length > 0) {
-      const ok = await change(changes);
-      if (!ok) return;
-    }
+    if (Object.keys(changes).length > 0) void change(changes);
     paneRef.current?.focus();
     move(1);
   }, [change, move]);
@@ -148,7 +138,7 @@ export function TriageView({
         case 'comment':
           return commentRef.current?.focus();
         case 'save-next':
-          return void saveAndNext();
+          return saveAndNext();
         case 'undo':
           return undo();
         case 'help':
@@ -233,7 +223,7 @@ export function TriageView({
             fields={fields}
             onChange={change}
             onAssign={() => setAssignOpen(true)}
-            onSaveNext={() => void saveAndNext()}
+            onSaveNext={saveAndNext}
             editorRef={editorRef}
             commentRef={commentRef}
             onLeaveField={() => paneRef.current?.focus()}

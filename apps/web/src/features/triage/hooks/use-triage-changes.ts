@@ -1,129 +1,138 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 
-import type { Definition, RecordData, RecordType } from '@wsc/api-client';
+import type { Definition, RecordData, RecordReply, RecordType } from '@wsc/api-client';
 import { isApiError } from '@wsc/api-client';
 
-import { describeError } from '@/components/errors/error-message.ts';
-import { saveRecord, StaleRecordError } from '@/lib/record-writes.ts';
+import type { WriteOutcome } from '@/lib/optimistic-records.ts';
+import { changesAnything, StaleRecordError } from '@/lib/record-writes.ts';
+import { useOptimisticStore, usePendingIds } from '@/lib/use-optimistic.ts';
 
-import type { triageQueueQueryOptions } from '../api/triage-queries.ts';
-import { replaceInPages, triageRecordQueryOptions } from '../api/triage-queries.ts';
 import {
-  changesAnything,
   describeChange,
   describeConflict,
+  describeRefusal,
   valuesBefore,
 } from '../lib/triage-fields.ts';
-import { useSerializedWrites } from './use-serialized-writes.ts';
 import { useUndoStack } from './use-undo-stack.ts';
 
 interface UndoEntry {
   id: string;
   before: RecordData;
   after: RecordData;
+  /** The write that made the change: withdrawn instead of undone while it waits for the wire. */
+  write: number;
 }
 
 export interface TriageChangesInput {
   definition: Definition;
-  /** The queue's cache key: a saved record is replaced in its pages, in place. */
-  queueKey: ReturnType<typeof triageQueueQueryOptions>['queryKey'];
   /** The current record, which `change` writes to. */
   id: string | undefined;
-  /** Reports each write's outcome to the user. */
-  onStatus: (message: string) => void;
+  /** Reports each write's outcome to the user (`error`: a refusal, shown whole). */
+  onStatus: (message: string, tone?: 'error') => void;
 }
 
 /**
- * The writes of triage: `change` saves fields of the current record (one write at a time, each
- * read fresh first, so its If-Match is current) and remembers what they were, `undo` writes the
- * last change's old values back. `busy` while a write runs; `undoCount` for the Undo button.
+ * The writes of triage, optimistic (ADR 0028): `change` shows the new values of the current
+ * record at once, marked pending, and sends them after that record's earlier writes; `undo` does
+ * the same with the last change's old values (or withdraws it, when it has not gone out yet). A
+ * refusal rolls back that record alone and says why, naming it, wherever the user is by then.
+ * `busy` while any write of the definition is pending; `undoCount` for the Undo button.
  *
  * @example
- * const { change, undo } = useTriageChanges({ definition, queueKey, id, onStatus: setStatus });
- * await change({ Status: 'Open' });
+ * const { change, undo } = useTriageChanges({ definition, id, onStatus: setStatus });
+ * void change({ Status: 'Open' }); // resolves true once stored, false when refused
  */
-export function useTriageChanges({ definition, queueKey, id, onStatus }: TriageChangesInput) {
+export function useTriageChanges({ definition, id, onStatus }: TriageChangesInput) {
   const recordType = definition.recordType as RecordType;
   const alias = definition.alias;
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const enqueue = useSerializedWrites();
+  const store = useOptimisticStore();
+  const busy = usePendingIds(recordType, alias).size > 0;
   const undoStack = useUndoStack<UndoEntry>();
-  const { push } = undoStack;
+  const { push, pop, remove, has } = undoStack;
 
+  /** Paints and queues a write; `undefined` when it would change nothing. */
   const write = useCallback(
-    async (targetId: string, changes: RecordData, options: { undoable: boolean }) => {
-      const recordOptions = triageRecordQueryOptions(recordType, alias, targetId);
-      setBusy(true);
-      try {
-        const current = await queryClient.ensureQueryData(recordOptions);
-        if (!changesAnything(current.record, changes)) {
-          onStatus(`${targetId}: nothing to change.`);
-          return true;
-        }
-        const before = valuesBefore(current.record, changes);
-        const saved = await saveRecord({
-          recordType,
-          alias,
-          id: targetId,
-          definition,
-          base: current.record,
-          changes,
-          etag: current.etag,
-          source: 'triage',
-        });
-        queryClient.setQueryData(recordOptions.queryKey, saved);
-        queryClient.setQueryData(queueKey, (data) =>
-          replaceInPages(data, targetId, saved.record, definition),
-        );
-        if (options.undoable) push({ id: targetId, before, after: changes });
-        onStatus(
-          options.undoable
-            ? `${targetId}: ${describeChange(changes)}. Press u to undo.`
-            : `${targetId}: undone (${describeChange(changes)}).`,
-        );
-        return true;
-      } catch (error) {
-        if (isApiError(error) && error.status === 412) {
-          // Someone else saved first: show their version and what moved; the user decides again.
-          await queryClient.invalidateQueries({ queryKey: recordOptions.queryKey });
-          const what = error instanceof StaleRecordError ? `: ${describeConflict(error)}` : '';
-          onStatus(
-            `${targetId} was changed by someone else${what}. Reloaded it; nothing was saved.`,
-          );
-        } else {
-          onStatus(`${targetId}: not saved. ${describeError(error).title}`);
-        }
-        return false;
-      } finally {
-        setBusy(false);
-      }
+    (targetId: string, changes: RecordData) => {
+      const record = { recordType, alias, id: targetId };
+      const shown = store.shownRecord(record, definition)?.record;
+      if (shown && !changesAnything(shown, changes)) return undefined;
+      const before = shown ? valuesBefore(shown, changes) : undefined;
+      const queued = store.changeRecord({ record, definition, changes, source: 'triage' });
+      return { ...queued, before };
     },
-    [queryClient, recordType, alias, queueKey, definition, push, onStatus],
+    [store, recordType, alias, definition],
   );
 
   const change = useCallback(
-    (changes: RecordData) => {
-      if (!id) return Promise.resolve(false);
-      return enqueue(() => write(id, changes, { undoable: true }));
+    async (changes: RecordData) => {
+      if (!id) return false;
+      const queued = write(id, changes);
+      if (!queued) {
+        onStatus(`${id}: nothing to change.`);
+        return true;
+      }
+      if (queued.before) push({ id, before: queued.before, after: changes, write: queued.id });
+      onStatus(`${id}: ${describeChange(changes)} (saving…)`);
+      const outcome = await queued.settled;
+      const mine = (entry: UndoEntry) => entry.write === queued.id;
+      if (outcome.status === 'refused') remove(mine);
+      // Undone meanwhile (u while it was on the wire): the undo's own outcome speaks.
+      if (outcome.status === 'confirmed' && !has(mine)) return true;
+      report(onStatus, id, changes, outcome, 'change');
+      return outcome.status === 'confirmed';
     },
-    [id, enqueue, write],
+    [id, write, push, remove, has, onStatus],
   );
 
-  const { pop } = undoStack;
   const undo = useCallback(() => {
     const last = pop();
     if (!last) {
       onStatus('Nothing to undo.');
       return;
     }
-    void enqueue(async () => {
-      const ok = await write(last.id, last.before, { undoable: false });
-      // A failed undo stays undoable, so the user can try again after a reload.
-      if (!ok) push(last);
+    if (store.cancel(last.write)) {
+      onStatus(`${last.id}: undone (${describeChange(last.before)}) before it was sent.`);
+      return;
+    }
+    const queued = write(last.id, last.before);
+    if (!queued) {
+      onStatus(`${last.id}: nothing to undo.`);
+      return;
+    }
+    onStatus(`${last.id}: undoing (${describeChange(last.before)})…`);
+    void queued.settled.then((outcome) => {
+      // A refused undo stays undoable, so the user can try again.
+      if (outcome.status === 'refused') push(last);
+      report(onStatus, last.id, last.before, outcome, 'undo');
     });
-  }, [enqueue, write, pop, push, onStatus]);
+  }, [store, write, pop, push, onStatus]);
 
   return { busy, change, undo, undoCount: undoStack.count };
+}
+
+/** Says on the status line how a write ended, naming its record (the user may be elsewhere). */
+function report(
+  onStatus: (message: string, tone?: 'error') => void,
+  id: string,
+  changes: RecordData,
+  outcome: WriteOutcome<RecordReply>,
+  kind: 'change' | 'undo',
+): void {
+  if (outcome.status === 'cancelled') return;
+  if (outcome.status === 'confirmed') {
+    onStatus(
+      kind === 'change'
+        ? `${id}: ${describeChange(changes)}. Press u to undo.`
+        : `${id}: undone (${describeChange(changes)}).`,
+    );
+    return;
+  }
+  const { error } = outcome;
+  if (isApiError(error) && error.status === 412) {
+    // Someone else saved first: their version is shown now, with what moved; the user decides again.
+    const what = error instanceof StaleRecordError ? `: ${describeConflict(error)}` : '';
+    onStatus(`${id} was changed by someone else${what}. Reloaded it; nothing was saved.`, 'error');
+    return;
+  }
+  onStatus(describeRefusal(id, changes, error), 'error');
 }

@@ -45,4 +45,20 @@ describe('useUndoStack', () => {
     });
     expect(popped).toEqual([1, undefined]);
   });
+
+  it('takes out the entries of a refused write, keeping the others in order', () => {
+    const { result } = renderHook(() => useUndoStack<string>());
+    act(() => {
+      result.current.push('first');
+      result.current.push('refused');
+      result.current.push('third');
+      result.current.remove((entry) => entry === 'refused');
+    });
+    expect(result.current.count).toBe(2);
+    let popped: string | undefined;
+    act(() => {
+      popped = result.current.pop();
+    });
+    expect(popped).toBe('third');
+  });
 });

@@ -7,6 +7,10 @@ export interface UndoStack<T> {
   push: (entry: T) => void;
   /** Takes the latest change off, or `undefined` when there is none. */
   pop: () => T | undefined;
+  /** Takes out the entries `matches` picks (a write that was refused: there is nothing to undo). */
+  remove: (matches: (entry: T) => boolean) => void;
+  /** Whether an entry `matches` picks is on the stack (a change not undone yet). */
+  has: (matches: (entry: T) => boolean) => boolean;
 }
 
 /**
@@ -30,5 +34,10 @@ export function useUndoStack<T>(): UndoStack<T> {
     setCount(entries.current.length);
     return last;
   }, []);
-  return useMemo(() => ({ count, push, pop }), [count, push, pop]);
+  const remove = useCallback((matches: (entry: T) => boolean) => {
+    entries.current = entries.current.filter((entry) => !matches(entry));
+    setCount(entries.current.length);
+  }, []);
+  const has = useCallback((matches: (entry: T) => boolean) => entries.current.some(matches), []);
+  return useMemo(() => ({ count, push, pop, remove, has }), [count, push, pop, remove, has]);
 }

@@ -1,6 +1,8 @@
 import type { Definition, Field, RecordData } from '@wsc/api-client';
+import { isApiError } from '@wsc/api-client';
 
 import type { StaleRecordError } from '@/lib/record-writes.ts';
+import { describeError } from '@/components/errors/error-message.ts';
 
 export interface TriageFields {
   /** Set with 1..9. */
@@ -47,16 +49,6 @@ export function valuesBefore(record: RecordData, fields: RecordData): RecordData
 }
 
 /**
- * Whether writing `fields` would change anything in `record`.
- *
- * @example
- * changesAnything({ Status: 'Open' }, { Status: 'Open' }); // false
- */
-export function changesAnything(record: RecordData, fields: RecordData): boolean {
-  return Object.entries(fields).some(([name, value]) => (record[name] ?? '') !== value);
-}
-
-/**
  * A short description of a change, for the status line and the undo message.
  *
  * @example
@@ -86,4 +78,23 @@ export function describeConflict(
   ];
   if (parts.length === 0) return 'it changed';
   return parts.length <= 3 ? parts.join('; ') : `${parts.slice(0, 3).join('; ')}; and more`;
+}
+
+/**
+ * What a refused triage write says on the status line: the record, the change, that it was
+ * rolled back, and why (the service's own words where it gave some).
+ *
+ * @example
+ * describeRefusal('SUP-1', { Status: 'Open' }, new ApiError({ status: 403, code: 'forbidden' }));
+ * // "SUP-1: Status → Open not saved, rolled back. You don't have access."
+ */
+export function describeRefusal(id: string, changes: RecordData, error: unknown): string {
+  const { title } = describeError(error);
+  const problem = isApiError(error) ? error.errors[0] : undefined;
+  const detail = problem
+    ? `${problem.field}: ${problem.message}`
+    : isApiError(error) && error.status !== 0 && error.status < 500
+      ? error.detail
+      : undefined;
+  return `${id}: ${describeChange(changes)} not saved, rolled back. ${title}${detail ? ` (${detail})` : ''}.`;
 }

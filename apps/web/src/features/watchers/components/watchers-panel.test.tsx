@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { jsonResponse, renderWithQuery } from '@/testing/render.tsx';
+import { heldFetch } from '@/testing/held-fetch.ts';
+import { jsonResponse, ONLY_PAGE, renderWithQuery } from '@/testing/render.tsx';
 
 import { WatchersPanel } from './watchers-panel.tsx';
 
@@ -32,12 +33,7 @@ describe('WatchersPanel', () => {
         return new Response(null, { status: 200 });
       }
       return jsonResponse({
-        paging: {
-          has_previous_page: false,
-          start_cursor: null,
-          end_cursor: null,
-          has_next_page: false,
-        },
+        paging: ONLY_PAGE,
         total: watchers.length,
         items: watchers,
       });
@@ -82,5 +78,32 @@ describe('WatchersPanel', () => {
     expect(within(person as HTMLElement).getByRole('button')).toHaveAccessibleName(
       'Remove Grace Hopper from watchers',
     );
+  });
+
+  it('removes at once, says so while pending, and puts the watcher back when refused', async () => {
+    vi.restoreAllMocks();
+    const wire = heldFetch((request) =>
+      request.method === 'GET'
+        ? jsonResponse({
+            paging: ONLY_PAGE,
+            total: 1,
+            items: [watcher],
+          })
+        : undefined,
+    );
+    const { user } = renderWithQuery(<WatchersPanel record={record} />);
+    const list = await screen.findByRole('list', { name: 'Watchers' });
+    await user.click(
+      within(list).getByRole('button', { name: 'Remove Grace Hopper from watchers' }),
+    );
+    // Gone in the next frame, with a live note that it is being saved.
+    expect(screen.queryByText('Grace Hopper')).not.toBeInTheDocument();
+    expect(screen.getByText('Removing grace@helpdesk.example…')).toBeInTheDocument();
+    await waitFor(() => expect(wire.requests.map((r) => r.method)).toEqual(['DELETE']));
+    wire.requests[0]?.respond(
+      jsonResponse({ type: 'about:blank', title: 'Forbidden', status: 403 }, 403),
+    );
+    expect(await screen.findByText('Grace Hopper')).toBeInTheDocument();
+    expect(screen.queryByText('Removing grace@helpdesk.example…')).not.toBeInTheDocument();
   });
 });

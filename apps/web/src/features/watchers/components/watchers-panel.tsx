@@ -1,12 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Eye, UserMinus, UsersRound } from 'lucide-react';
 import { useId, useState } from 'react';
 
 import type { WatcherTarget } from '@wsc/api-client';
+import { isApiError } from '@wsc/api-client';
 
 import type { RecordRef } from '@/queries/records.ts';
 import { describeError } from '@/components/errors/error-message.ts';
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
+import { PendingMarker } from '@/components/pending-marker.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
@@ -14,7 +16,16 @@ import { toast } from '@/components/ui/toast.tsx';
 import { UserPicker } from '@/components/user-picker.tsx';
 import { personName } from '@/lib/people.ts';
 
-import { addWatchers, removeWatchers, watchersQueryOptions } from '../api/watchers.ts';
+import type { WatcherChange } from '../hooks/use-watcher-changes.ts';
+import { watchersQueryOptions } from '../api/watchers.ts';
+import { useWatcherChanges } from '../hooks/use-watcher-changes.ts';
+
+/** What the panel's live marker says while changes are pending. */
+function describePending(pending: readonly WatcherChange[]): string {
+  const last = pending.at(-1);
+  if (!last) return 'Saving…';
+  return last.kind === 'add' ? `Adding ${last.email}…` : `Removing ${last.email}…`;
+}
 
 function initialsOf(target: WatcherTarget): string {
   const letters = `${target.firstName.charAt(0)}${target.lastName.charAt(0)}`;
@@ -27,40 +38,13 @@ function initialsOf(target: WatcherTarget): string {
  * watchers by email only, so group rows are shown read-only, saying why.
  */
 export function WatchersPanel({ record }: { record: RecordRef }) {
-  const queryClient = useQueryClient();
-  const options = watchersQueryOptions(record);
-  const query = useQuery(options);
+  const query = useQuery(watchersQueryOptions(record));
   const pickerId = useId();
   const headingId = useId();
   // The picker is a one-shot chooser: it resets after each pick.
   const [pickerKey, setPickerKey] = useState(0);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: options.queryKey });
-
-  const add = useMutation({
-    mutationFn: (email: string) => addWatchers(record, [email]),
-    onSuccess: (_void, email) => toast({ message: `${email} is now watching.` }),
-    onSettled: () => {
-      setPickerKey((k) => k + 1);
-      return refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (email: string) => removeWatchers(record, [email]),
-    onMutate: (email) => {
-      queryClient.setQueryData(options.queryKey, (data) =>
-        data
-          ? {
-              ...data,
-              total: data.total === undefined ? undefined : data.total - 1,
-              items: data.items.filter((w) => w.target.email !== email),
-            }
-          : data,
-      );
-    },
-    onSuccess: (_void, email) => toast({ message: `${email} no longer watches ${record.id}.` }),
-    onError: (error) => toast({ message: `Could not remove: ${describeError(error).title}` }),
-    onSettled: () => refresh(),
-  });
+  const { add, remove, pending, addError } = useWatcherChanges(record);
+  const adding = new Set(pending.filter((c) => c.kind === 'add').map((c) => c.email));
   const watching = new Set(
     query.data?.items.filter((w) => w.target.email).map((w) => w.target.email.toLowerCase()),
   );
@@ -75,20 +59,22 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
           id={pickerId}
           value=""
           placeholder="Search people by name or email…"
-          disabled={add.isPending}
-          onChange={(email) => {
-            if (!email) return;
-            if (watching.has(email.toLowerCase())) {
-              toast({ message: `${email} is already watching.` });
-              setPickerKey((k) => k + 1);
-              return;
+          onChange={() => undefined}
+          // The whole person: the list shows their name at once, before it is read again.
+          onPickUser={(person) => {
+            if (watching.has(person.email.toLowerCase())) {
+              toast({ message: `${person.email} is already watching.` });
+            } else {
+              add(person);
             }
-            add.mutate(email);
+            setPickerKey((k) => k + 1);
           }}
         />
-        {add.isError && (
+        {addError !== null && (
           <p role="alert" className="text-destructive text-sm">
-            {add.error.errors[0]?.message ?? describeError(add.error).description}
+            Not added:{' '}
+            {(isApiError(addError) && addError.errors[0]?.message) ||
+              describeError(addError).description}
           </p>
         )}
       </div>
@@ -99,6 +85,7 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
         >
           Watchers{count !== undefined ? ` · ${count}` : ''}
         </h3>
+        <PendingMarker pending={pending.length > 0} live label={describePending(pending)} />
         {query.isPending ? (
           <div className="grid gap-2" role="status" aria-busy="true" aria-label="Loading watchers">
             {Array.from({ length: 3 }, (_, i) => (
@@ -137,20 +124,23 @@ export function WatchersPanel({ record }: { record: RecordRef }) {
                     )}
                   </span>
                   <div className="grid min-w-0 flex-1 leading-tight">
-                    <span className="truncate text-sm font-medium">{name}</span>
+                    <span className="flex min-w-0 items-center gap-2">
+                      <span className="truncate text-sm font-medium">{name}</span>
+                      <PendingMarker pending={adding.has(target.email)} />
+                    </span>
                     <span className="text-muted-foreground truncate text-xs">
                       {target.type === 'Group'
                         ? 'Group · its members are notified'
                         : target.email || 'No email given'}
                     </span>
                   </div>
-                  {isUser ? (
+                  {isUser && adding.has(target.email) ? null : isUser ? (
                     <Button
                       variant="ghost"
                       size="icon-sm"
                       aria-label={`Remove ${name} from watchers`}
                       title="Remove watcher"
-                      onClick={() => remove.mutate(target.email)}
+                      onClick={() => remove(target.email)}
                     >
                       <UserMinus aria-hidden="true" />
                     </Button>

@@ -1,4 +1,4 @@
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
@@ -16,6 +16,7 @@ import { Toaster } from '@/components/ui/toast.tsx';
 import { RecordEditor } from '@/features/records/components/record-editor.tsx';
 import { useAnnounceViewing, usePresence } from '@/lib/use-live-presence.ts';
 import { definitionsQueryOptions, findDefinition } from '@/queries/definitions.ts';
+import { recordFromLists } from '@/queries/record-seed.ts';
 import { recordQueryOptions } from '@/queries/records.ts';
 
 import { RouteError } from '../../../../-components/route-error.tsx';
@@ -43,7 +44,12 @@ function RecordPanel() {
   const navigate = useNavigate({ from: Route.fullPath });
   const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
   const definition = findDefinition(definitions, recordType, alias);
-  const record = useQuery(recordQueryOptions(recordType, alias, id));
+  const queryClient = useQueryClient();
+  // Opens at once from the list's row when a list holds it; the record is read behind it.
+  const record = useQuery({
+    ...recordQueryOptions(recordType, alias, id),
+    placeholderData: () => (definition ? recordFromLists(queryClient, definition, id) : undefined),
+  });
   // The others see this tab has the record open; this tab sees who else has (the list route
   // keeps the event stream open).
   useAnnounceViewing({ recordType, alias, recordId: id });

@@ -1,0 +1,113 @@
+// Navigation at the floor (issue 27 item 4): a record opens from its row at once and is read
+// behind it; a row or a sidebar entry the pointer rests on for a moment starts its request, so
+// the click finds it under way or done, and nothing is requested twice.
+import type { Page, Request } from '@playwright/test';
+
+import { createTaggedQueue, definitionByHandle, expect, test } from '../fixtures.ts';
+
+/** Every GET the console sends through the BFF: its path, and `?first=N` when it pages. */
+function recordGets(page: Page) {
+  const paths: string[] = [];
+  page.on('request', (request: Request) => {
+    const url = new URL(request.url());
+    if (request.method() === 'GET' && url.pathname.startsWith('/api/v1/')) {
+      const first = url.searchParams.get('first');
+      paths.push(`${decodeURIComponent(url.pathname)}${first ? `?first=${first}` : ''}`);
+    }
+  });
+  return paths;
+}
+
+test.describe('open at once', () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test('a row the pointer rests on is read once; opening it asks nothing more', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+  }) => {
+    const tag = `Intent ${Date.now().toString(36)}`;
+    const [first = '', second = ''] = await createTaggedQueue(adminApi, tickets, tag, [
+      'Printer',
+      'Scanner',
+    ]);
+    await login('admin');
+    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    const rowOf = (id: string) => page.locator(`tr[data-row-id="${id}"]`);
+    await expect(rowOf(second)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const gets = recordGets(page);
+    const pathOf = (id: string) => `/api/v1/${tickets.recordType}/${tickets.alias}/${id}`;
+
+    // Passing over the first row on the way to the second starts nothing for the first.
+    const box = await rowOf(first).boundingBox();
+    const target = await rowOf(second).boundingBox();
+    if (!box || !target) throw new Error('rows not laid out');
+    await page.mouse.move(box.x + 200, box.y + box.height / 2);
+    await page.mouse.move(target.x + 200, target.y + target.height / 2, { steps: 2 });
+    await expect.poll(() => gets.filter((p) => p === pathOf(second)).length).toBe(1);
+    expect(gets.filter((p) => p === pathOf(first))).toEqual([]);
+
+    await rowOf(second).click();
+    const panel = page.getByRole('dialog');
+    await expect(panel.getByLabel('Title')).toHaveValue(`Scanner (${tag})`);
+    await page.waitForLoadState('networkidle');
+    expect(gets.filter((p) => p === pathOf(second))).toHaveLength(1);
+  });
+
+  test('a record opened from its row shows at once, then the record read behind it', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+  }) => {
+    const tag = `Seed ${Date.now().toString(36)}`;
+    const [id = ''] = await createTaggedQueue(adminApi, tickets, tag, ['Printer']);
+    await login('admin');
+    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    const row = page.locator(`tr[data-row-id="${id}"]`);
+    await expect(row).toBeVisible();
+    // The record's read is held: the panel must show from the row alone.
+    const path = `/api/v1/${tickets.recordType}/${tickets.alias}/${encodeURIComponent(id)}`;
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === path,
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.fallback();
+        await released;
+        await route.fallback();
+      },
+    );
+    await row.getByRole('link', { name: id }).click();
+    const panel = page.getByRole('dialog');
+    await expect(panel.getByLabel('Title')).toHaveValue(`Printer (${tag})`);
+    await expect(panel.getByTestId('record-seeded')).toBeVisible();
+    release();
+    await expect(panel.getByTestId('record-seeded')).toHaveCount(0);
+    await expect(panel.getByLabel('Title')).toHaveValue(`Printer (${tag})`);
+  });
+
+  test('a sidebar entry the pointer rests on starts its first rows', async ({
+    page,
+    login,
+    definitions,
+  }) => {
+    const tasks = definitionByHandle(definitions, 'TSK');
+    await login('admin');
+    await page.waitForLoadState('networkidle');
+    const gets = recordGets(page);
+    // The first page of the list (the Overview's counts ask for one record, `first=1`).
+    const listPath = `/api/v1/${tasks.recordType}/${tasks.alias}?first=100`;
+    const link = page.getByRole('navigation', { name: 'Records' }).getByRole('link', {
+      name: new RegExp(tasks.name),
+    });
+    await link.hover();
+    await expect.poll(() => gets.filter((p) => p === listPath).length).toBe(1);
+    await link.click();
+    await expect(page.getByTestId('records-status')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(gets.filter((p) => p === listPath)).toHaveLength(1);
+  });
+});
