@@ -37,6 +37,6 @@ describe('throttledRuns', () => {
     expect(starts.a).toHaveLength(2);
     expect(starts.b).toHaveLength(1);
     const [one = 0, two = 0] = starts.a ?? [];
-    expect(two - one).toBeGreaterThanOrEqual(199);
+    expect(two - one).toBeGreaterThanOrEqual(200);
   });
 });

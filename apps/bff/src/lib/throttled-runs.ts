@@ -30,8 +30,10 @@ export function throttledRuns(options: {
       try {
         while (entry.again) {
           const wait = (lastStart.get(key) ?? Number.NEGATIVE_INFINITY) + options.intervalMs;
-          const ms = wait - performance.now();
-          if (ms > 0) await sleep(ms);
+          // Timers may fire a fraction of a millisecond early: wait again until the interval is out.
+          for (let ms = wait - performance.now(); ms > 0; ms = wait - performance.now()) {
+            await sleep(Math.ceil(ms));
+          }
           // Asks that came while waiting are answered by this run.
           entry.again = false;
           lastStart.set(key, performance.now());

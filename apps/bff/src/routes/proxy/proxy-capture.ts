@@ -312,7 +312,7 @@ export class CapturedWrite {
     let read: Awaited<ReturnType<typeof readUpTo>>;
     try {
       // The iterator is attached first: the idle watch's 'data' listener must not start the flow.
-      const reading = readUpTo(upstream, MAX_CAPTURED_BYTES);
+      const reading = readUpTo(upstream, MAX_CAPTURED_BYTES, { keepRest: true });
       watchResponseIdle(upstream, this.deps.config.bodyIdleTimeoutMs);
       read = await reading;
     } catch {
@@ -341,7 +341,7 @@ export class CapturedWrite {
       // Only a save that sent the whole record knows what is stored without a reply.
       response: synthesize
         ? this.storedAnswer(headers, believed ?? {})
-        : this.answer(upstream, status, headers, bytes ?? read.chunks),
+        : this.answer(status, headers, bytes ?? { read: read.chunks, rest: read.rest }),
       streams: read.over,
     };
   }
@@ -392,17 +392,17 @@ export class CapturedWrite {
    * the rest as it arrives.
    */
   private answer(
-    upstream: IncomingMessage,
     status: number,
     headers: OutgoingHttpHeaders,
-    read: Buffer | Buffer[],
+    reply: Buffer | { read: Buffer[]; rest: Readable | undefined },
   ): Response {
     const { method } = this.request;
-    if (Buffer.isBuffer(read)) return bufferedResponse(status, method, headers, read);
+    if (Buffer.isBuffer(reply)) return bufferedResponse(status, method, headers, reply);
+    const { read, rest } = reply;
     const chained = Readable.from(
       (async function* () {
         yield* read;
-        yield* upstream;
+        if (rest) yield* rest;
       })(),
     );
     return bufferedResponse(status, method, headers, chained);

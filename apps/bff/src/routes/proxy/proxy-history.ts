@@ -1,6 +1,7 @@
 // Which proxied writes change a record, and what each one changed: the pure half of the record
 // history's capture (ADR 0024). The proxy asks `capturePlan` for every request; anything it does
 // not name (every read, every other write) keeps the streaming path untouched.
+import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
 
 import { RecordTypeSchema } from '@wsc/api-client';
@@ -98,12 +99,14 @@ export function changeSource(header: string | null | undefined): string {
 
 /**
  * A stream read whole, unless it holds more than `max` bytes: then the bytes read so far and
- * `over: true` (the rest is still in the stream, unread).
+ * `over: true`. With `keepRest`, the rest of an over-long stream is piped into `rest` before the
+ * read stops, so no chunk is lost to another 'data' listener (an idle watch) while nobody reads.
  */
 export async function readUpTo(
   stream: Readable,
   max: number,
-): Promise<{ chunks: Buffer[]; bytes: number; over: boolean }> {
+  options: { keepRest?: boolean } = {},
+): Promise<{ chunks: Buffer[]; bytes: number; over: boolean; rest?: Readable }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   // Left open when it stops early: the rest is still the caller's to stream on.
@@ -113,7 +116,12 @@ export async function readUpTo(
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     chunks.push(buffer);
     bytes += buffer.length;
-    if (bytes > max) return { chunks, bytes, over: true };
+    if (bytes > max) {
+      // Piped while the iterator still holds the stream: when it lets go, the stream flows here.
+      const rest = options.keepRest ? stream.pipe(new PassThrough()) : undefined;
+      if (rest) stream.once('error', (error) => rest.destroy(error));
+      return { chunks, bytes, over: true, rest };
+    }
   }
   return { chunks, bytes, over: false };
 }
