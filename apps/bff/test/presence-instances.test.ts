@@ -48,8 +48,14 @@ let store: SessionStore;
 let server: Server;
 const bus = createRecordChangeBus();
 
+/** The definitions, and the record presence names (a presence is checked against it: ADR 0027). */
 function definitionsRoute(req: IncomingMessage, res: ServerResponse) {
   req.resume();
+  if (req.url === '/v1/apps/support-tickets/SUP-7') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'SUP-7', Status: 'Open' }));
+    return;
+  }
   res.writeHead(req.url === '/v1/definitions' ? 200 : 404, { 'content-type': 'application/json' });
   res.end(
     JSON.stringify({
