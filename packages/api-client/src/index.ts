@@ -15,7 +15,16 @@ export * from './errors.ts';
 export * from './base-values.ts';
 export * from './retry.ts';
 export * from './parse-response.ts';
-export * from './upload.ts';
+// Types only: the upload machinery is loaded on the first upload (client/attachments.ts), so a
+// console that never uploads never downloads it.
+export type {
+  UploadProgress,
+  UploadRequest,
+  UploadSource,
+  XhrConstructor,
+  XhrLike,
+  XhrProgressLike,
+} from './upload.ts';
 export * from './request-token.ts';
 export * from './client.ts';
 export * from './bff-client.ts';

@@ -4,7 +4,6 @@ import type { RecordType } from '../schemas/common.ts';
 import type { UploadProgress, UploadSource } from '../upload.ts';
 import type { CallOptions, Transport, WriteOptions } from './transport.ts';
 import { AttachmentListSchema, AttachmentSchema, UrlLinkSchema } from '../schemas/attachments.ts';
-import { assertUploadSize, sendUpload, uploadSize } from '../upload.ts';
 import { recordPath } from './records.ts';
 import { path } from './transport.ts';
 
@@ -61,6 +60,8 @@ export function attachmentMethods(t: Transport) {
       file: UploadSource,
       opts?: UploadOptions,
     ): Promise<Attachment | undefined> => {
+      // Loaded on the first upload: a console that never uploads never downloads it.
+      const { assertUploadSize, sendUpload, uploadSize } = await import('../upload.ts');
       assertUploadSize(await uploadSize(file));
       return optionalJson(
         {
