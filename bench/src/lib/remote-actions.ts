@@ -16,7 +16,7 @@ const LIST = '/records/apps/support-tickets';
 const TICKETS_TABLE = 'table[aria-label="Support Tickets records"]';
 /** A person's pointer rests on what they are about to click for about this long. */
 const HOVER_MS = 100;
-/** A person takes longer than the BFF's 2 s freshness window to change a field they opened. */
+/** A person reads a record they opened for a few seconds before changing a field. */
 const EDIT_THINK_MS = 2_500;
 
 /** Waits until the records table of a definition shows rows. */

@@ -236,8 +236,9 @@ export class CapturedWrite {
     check: { base: Record<string, string>; changes: Record<string, unknown> },
   ): Promise<Response | IncomingMessage | undefined> {
     if (!this.stored) {
-      const copy = this.deps.copies.stored(this.request.session.idHash, key);
-      const read = copy ? { record: copy.record } : await this.read(token, key);
+      // Always read: the whole record goes out, so a copy (however fresh) would write back its
+      // values over a change someone else made meanwhile to a field this save does not touch.
+      const read = await this.read(token, key);
       if (read instanceof IncomingMessage) return read;
       if (!read) {
         return problemResponse({

@@ -1,15 +1,12 @@
 // The records the BFF has just proxied to a session, kept a short while so that a write needs no
-// read of its own: the history's values before an update, and the hosted conflict check
-// (ADR 0029). Per session (a copy never serves another session), bounded in entries and bytes per
+// read of its own for the history's values before an update (ADR 0029; the hosted conflict check
+// always reads: its PUT carries the whole record). Per session (a copy never serves another session), bounded in entries and bytes per
 // session and in bytes for the whole process, least recently used first out, with a TTL.
 import type { Clock } from '../../lib/clock.ts';
 import type { RecordCopiesLimits } from '../../lib/config.ts';
 
 /** A copy read at most this long ago gives an update's values before (ADR 0029). */
 export const COPY_FRESH_MS = 10_000;
-
-/** A copy read at most this long ago stands for the stored record in the conflict check. */
-export const CHECK_FRESH_MS = 2_000;
 
 /** Which record: its type, its definition's alias and its handle. */
 export type RecordKey = { recordType: string; alias: string; handle: string };
@@ -77,12 +74,6 @@ export class RecordCopies {
     if (!copy) return undefined;
     if (ifMatch !== null && copy.etag !== undefined && copy.etag === ifMatch) return copy;
     return this.clock.now() - copy.readAt <= COPY_FRESH_MS ? copy : undefined;
-  }
-
-  /** The copy standing for the stored record: read at most {@link CHECK_FRESH_MS} ago. */
-  stored(session: string, key: RecordKey): RecordCopy | undefined {
-    const copy = this.get(session, key);
-    return copy && this.clock.now() - copy.readAt <= CHECK_FRESH_MS ? copy : undefined;
   }
 
   /**
