@@ -269,14 +269,25 @@ export async function coldSignIn(
       await page.getByLabel('Client secret').fill(credential.clientSecret);
       await ctx.link.quiet(SETTLE_MS);
       ctx.link.dropConnections();
-      samples.push(
-        await measureAction(
-          { page, link: ctx.link },
-          { event: 'click', shown: { selector: `${TICKETS_TABLE} tbody tr[aria-rowindex]` } },
-          () => page.getByRole('button', { name: 'Sign in' }).click(),
-          { timeoutMs: 60_000, settleMs: 0 },
-        ),
-      );
+      const sample = await measureAction(
+        { page, link: ctx.link },
+        { event: 'click', shown: { selector: `${TICKETS_TABLE} tbody tr[aria-rowindex]` } },
+        () => page.getByRole('button', { name: 'Sign in' }).click(),
+        { timeoutMs: 60_000, settleMs: 0 },
+      ).catch(async (error: unknown) => {
+        // What the page showed instead of the rows: the first thing to know about a failure.
+        const shown = await page
+          .locator('body')
+          .innerText()
+          .catch(() => '(unreadable)');
+        throw new Error(
+          `cold sign-in: no rows within 60 s; the page showed: ${shown.slice(0, 600)}`,
+          {
+            cause: error,
+          },
+        );
+      });
+      samples.push(sample);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('Client ID').waitFor();
     } finally {
