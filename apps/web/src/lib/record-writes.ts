@@ -2,8 +2,8 @@
 // API has no ETag and no If-Match): the changes and the values the user saw go to the BFF, which
 // checks them against the record as stored and sends the whole record upstream, so the save is
 // right whether the server's PUT merges or replaces (ADR 0011, issue 27's save protocol, ADR 0028).
-import type { Definition, RecordData, RecordInput, RecordReply, RecordType } from '@wsc/api-client';
-import { ApiError, isApiError, RecordSchema } from '@wsc/api-client';
+import type { Definition, RecordData, RecordReply, RecordType } from '@wsc/api-client';
+import { ApiError, isApiError, RecordSchema, wholeRecordBody } from '@wsc/api-client';
 
 import { api } from '@/lib/api.ts';
 
@@ -123,24 +123,8 @@ function readOnlyFields(definition: Pick<Definition, 'fields' | 'handleField'>):
   return readOnly;
 }
 
-/**
- * The body of a save without a version check: every writable value of the record as stored now,
- * with the user's changes over them. Read-only fields (the handle, audit fields) stay out.
- *
- * @example
- * wholeRecordBody({ 'Ticket ID': 'SUP-1', Title: 'A', Status: 'New' }, { Status: 'Open' }, hosted);
- * // { Title: 'A', Status: 'Open' }
- */
-export function wholeRecordBody(
-  latest: RecordData,
-  changes: RecordData,
-  definition: Pick<Definition, 'fields' | 'handleField'>,
-): RecordInput {
-  const readOnly = readOnlyFields(definition);
-  const body: RecordInput = {};
-  for (const [name, value] of Object.entries(latest)) if (!readOnly.has(name)) body[name] = value;
-  return { ...body, ...changes };
-}
+/** The body of a save without a version check: one function for the console and the BFF. */
+export { wholeRecordBody };
 
 /**
  * Where a save without an ETag is checked against changes made meanwhile. `server` (the save

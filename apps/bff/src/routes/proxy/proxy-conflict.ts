@@ -2,7 +2,6 @@
 // it changed with `X-Base-Values` (the values it saw); the BFF compares them with the record as
 // stored now, refuses with 412 and the stored record when someone else changed one of them, and
 // otherwise PUTs the whole record (the published contract does not say whether PUT merges).
-import type { Definition } from '@wsc/api-client';
 
 import { ProblemException, problemResponse } from '../../lib/errors.ts';
 
@@ -137,23 +136,5 @@ export function staleRecordResponse(fields: string[], latest: Record<string, unk
   });
 }
 
-/**
- * The body of the whole-record PUT: every field of the stored record but the read-only ones
- * (the definition's `readOnly` fields, its handle field, `id`), the changes on top. The same
- * body the console builds for a save without a version check (apps/web record-writes.ts).
- *
- * @example
- * wholeRecordBody({ 'Ticket ID': 'SUP-1', Title: 'A', Status: 'New' }, { Status: 'Open' }, hosted);
- * // { Title: 'A', Status: 'Open' }
- */
-export function wholeRecordBody(
-  stored: Record<string, unknown>,
-  changes: Record<string, unknown>,
-  definition: Pick<Definition, 'fields' | 'handleField'> | undefined,
-): Record<string, unknown> {
-  const readOnly = new Set(['id']);
-  for (const field of definition?.fields ?? []) if (field.readOnly) readOnly.add(field.name);
-  if (definition?.handleField) readOnly.add(definition.handleField);
-  const body = Object.fromEntries(Object.entries(stored).filter(([name]) => !readOnly.has(name)));
-  return { ...body, ...changes };
-}
+/** The body of the whole-record PUT: the console's own function, so both send the same body. */
+export { wholeRecordBody } from '@wsc/api-client';
