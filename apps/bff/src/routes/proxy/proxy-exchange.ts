@@ -14,6 +14,10 @@ import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 /** Error codes of a connection that broke under a request (keep-alive race, upstream crash). */
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/** Methods that mean the same sent twice as once (RFC 9110, 9.2.2). */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Pooled connections found closed, one after another, before a request gives up. */
+const MAX_STALE_RETRIES = 3;
 
 /**
  * True when a fetch failure is a reset connection rather than, say, a refused one.
@@ -36,8 +40,12 @@ export type ExchangeOptions = {
   agents: UpstreamAgents;
   method: string;
   headers: OutgoingHttpHeaders;
-  /** The request body, streamed once; only for non-idempotent requests with a Content-Length. */
-  body?: Readable;
+  /**
+   * The request body: a stream (the browser's, sent once) or, when it was read whole, a function
+   * giving a fresh copy for each attempt, so that a request lost to a closed keep-alive
+   * connection can be sent again ({@link StaleConnectionError}).
+   */
+  body?: Readable | (() => Readable);
   /** GET/HEAD: may be retried. */
   idempotent: boolean;
   clientSignal: AbortSignal;
@@ -58,6 +66,18 @@ export class UpstreamTimeoutError extends Error {
 /** The browser stopped sending the request body for longer than the body idle timeout. */
 export class BodyStalledError extends Error {
   override readonly name = 'BodyStalledError';
+}
+
+/**
+ * A pooled keep-alive connection broke before any answer: the upstream closed it while idle just
+ * as the request went out (the keep-alive race), so the request was not processed there. Node's
+ * own advice, and Go's net/http: send it again on another connection when that is safe.
+ */
+export class StaleConnectionError extends Error {
+  override readonly name = 'StaleConnectionError';
+  constructor(cause: unknown) {
+    super('the pooled connection was closed by the upstream', { cause });
+  }
 }
 
 /** The browser went away before the upstream answered. */
@@ -136,7 +156,9 @@ export function fullJitter(
  * moves for `bodyIdleMs`: the browser stopped sending (BodyStalledError), or the upstream stopped
  * taking bytes (UpstreamTimeoutError; this also bounds a connection that never opens).
  */
-function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
+function sendOnce(
+  options: Omit<ExchangeOptions, 'body'> & { body?: Readable },
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const url = new URL(options.url);
     const secure = url.protocol === 'https:';
@@ -170,7 +192,10 @@ function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
     req.on('error', (error) => {
       detach();
       options.clientSignal.removeEventListener('abort', onAbort);
-      if (!settled) reject(error);
+      if (settled) return;
+      reject(
+        req.reusedSocket && isConnectionReset(error) ? new StaleConnectionError(error) : error,
+      );
     });
     if (options.clientSignal.aborted) {
       onAbort();
@@ -204,21 +229,45 @@ function sendOnce(options: ExchangeOptions): Promise<IncomingMessage> {
 }
 
 /**
+ * Whether a request that met a closed pooled connection may go again: its body can be sent again
+ * (none, or read whole) and sending it twice means the same as once.
+ */
+function replayableOnStale(options: ExchangeOptions): boolean {
+  return typeof options.body !== 'object' && IDEMPOTENT_METHODS.has(options.method.toUpperCase());
+}
+
+/**
  * One upstream exchange. GET/HEAD are retried at most `retry.maxRetries` times on 429/502/503/504
  * and connection resets, honouring a short Retry-After and otherwise backing off with full jitter;
- * the last answer (a 429 included) is returned as is. Other methods go out exactly once.
+ * the last answer (a 429 included) is returned as is. Other methods go out exactly once, except
+ * that an idempotent one (PUT, DELETE) whose body was read whole is sent again at once when a
+ * pooled connection turns out closed before any answer ({@link StaleConnectionError}).
  *
  * @example
  * const res = await exchange({ url, method: 'GET', headers, idempotent: true, clientSignal, timeoutMs, bodyIdleMs, retry, random: Math.random });
  */
 export async function exchange(options: ExchangeOptions): Promise<IncomingMessage> {
+  const { body } = options;
+  let stale = 0;
   for (let attempt = 0; ; attempt++) {
     const canRetry = options.idempotent && attempt < options.retry.maxRetries;
     let response: IncomingMessage;
     try {
-      response = await sendOnce(options);
+      response = await sendOnce({ ...options, body: typeof body === 'function' ? body() : body });
     } catch (error) {
-      if (!canRetry || !isConnectionReset(error) || options.clientSignal.aborted) throw error;
+      if (options.clientSignal.aborted) throw error;
+      if (
+        error instanceof StaleConnectionError &&
+        stale < MAX_STALE_RETRIES &&
+        replayableOnStale(options)
+      ) {
+        // Not the upstream's failure: another connection, at once, outside the retry budget.
+        stale++;
+        attempt--;
+        options.onRetry?.(stale, 'stale connection', 0);
+        continue;
+      }
+      if (!canRetry || !isConnectionReset(error)) throw error;
       const delay = fullJitter(attempt, options.retry, options.random);
       options.onRetry?.(attempt + 1, 'reset', delay);
       await sleep(delay, options.clientSignal);

@@ -461,7 +461,14 @@ export function createProxyRouter(deps: {
         try {
           const prepared = await capture?.prepare(token);
           if (prepared instanceof Response) return prepared;
-          const body = capture?.bodyStream() ?? (hasBody ? requestBody(c) : undefined);
+          // A body read whole goes as a fresh copy per attempt (it may be sent again); the
+          // browser's stream only once.
+          const whole = capture?.replayable ? capture : undefined;
+          const body = whole
+            ? () => whole.bodyStream() ?? Readable.from([])
+            : hasBody
+              ? requestBody(c)
+              : undefined;
           const headers = upstreamHeaders(source, c.var.requestId, token, hasBody);
           upstream =
             prepared ??
