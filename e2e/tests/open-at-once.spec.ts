@@ -94,6 +94,31 @@ test.describe('open at once', () => {
     await expect(panel.getByLabel('Title')).toHaveValue(`Printer (${tag})`);
   });
 
+  test("the record panel's code is there before the first record is opened", async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+  }) => {
+    const tag = `Code ${Date.now().toString(36)}`;
+    const [id = ''] = await createTaggedQueue(adminApi, tickets, tag, ['Printer']);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await login('admin');
+    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    const row = page.locator(`tr[data-row-id="${id}"]`);
+    await expect(row).toBeVisible();
+    // The list, left alone, fetches the panel's route chunk (`$id.tsx`) while nothing else runs.
+    await expect.poll(() => scripts.some((p) => /\/_id-[\w-]+\.js$/.test(p))).toBe(true);
+    await page.waitForLoadState('networkidle');
+    const before = scripts.length;
+    await row.getByRole('link', { name: id }).click();
+    await expect(page.getByRole('dialog').getByLabel('Title')).toHaveValue(`Printer (${tag})`);
+    expect(scripts.slice(before)).toEqual([]);
+  });
+
   test('a sidebar entry the pointer rests on starts its first rows', async ({
     page,
     login,

@@ -7,6 +7,7 @@ import {
   redirect,
   useNavigate,
   useParams,
+  useRouter,
 } from '@tanstack/react-router';
 import { ChevronRight, ListChecks } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -25,6 +26,7 @@ import { ViewControls } from '@/features/saved-views/components/view-controls.ts
 import { usePageActions } from '@/lib/page-actions.ts';
 import { savedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
 import { useLiveEvents } from '@/lib/use-live-presence.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 import {
   definitionsQueryOptions,
   findDefinition,
@@ -110,8 +112,18 @@ function RecordsPage() {
   const search = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const queryClient = useQueryClient();
+  const router = useRouter();
   const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
   const definition = findDefinition(definitions, recordType, alias);
+  // The record panel's code arrives while the list sits idle, so the first record opened from it
+  // shows as fast as the next (its data comes from the row or the hover's read).
+  useEffect(
+    () =>
+      whenIdle(
+        () => void router.loadRouteChunk(router.routesById['/_auth/records/$recordType/$alias/$id']),
+      ),
+    [router],
+  );
   // The child route's `$id` param, when a record is open in the side panel.
   const activeId = useParams({ strict: false }).id;
   // Bulk selection: checked ids of loaded rows, or "all matching" (the filter decides, not ids).
