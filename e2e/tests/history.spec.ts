@@ -112,7 +112,10 @@ test.describe('record history', () => {
     await page.goto(`${tickets.url}/triage?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
     await expect(page.getByTestId('triage-record-id')).toHaveText(id);
     await page.keyboard.press('2');
-    await expect(page.getByTestId('triage-status')).toContainText(`${id}: Status → Open`);
+    // Stored (not only shown: ADR 0028) before the page is left; leaving would abort the write.
+    await expect(page.getByTestId('triage-status')).toHaveText(
+      `${id}: Status → Open. Press u to undo.`,
+    );
     tab = await openHistory(page, recordUrl);
     await expect(change(tab, 'Triage').getByRole('listitem')).toHaveText([/^Status\s*New\s*Open$/]);
 

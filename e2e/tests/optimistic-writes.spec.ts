@@ -1,7 +1,8 @@
 // Optimistic writes (ADR 0028) in Chromium, both profiles: a triage key paints the new value
 // before its write returns, marked "Saving…" on the field and the queue item; a write the route
 // holds and then refuses rolls back that record alone and says why on the status line, while a
-// write to another record meanwhile is stored; the user stays where they are.
+// write to another record meanwhile is stored; the user stays where they are. Leaving the page
+// while a write is on its way asks first.
 import type { Page, Route } from '@playwright/test';
 
 import type { Definition } from '@wsc/api-client';
@@ -70,6 +71,15 @@ test.describe('optimistic writes', () => {
     expect((await adminApi.getRecord(tickets.recordType, tickets.alias, id)).record.Status).toBe(
       'New',
     );
+
+    // Leaving the page now would abort the write: the browser asks first, and staying keeps it.
+    const asked = page.waitForEvent('dialog');
+    const leaving = page.evaluate(() => window.location.reload()).catch(() => undefined);
+    const dialog = await asked;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.dismiss();
+    await leaving;
+    await expect(statusGroup(page).getByRole('status')).toHaveText('Saving…');
 
     await page.waitForTimeout(1_000);
     await hold.held[0]?.fallback();

@@ -252,3 +252,33 @@ describe('the optimistic store (lists)', () => {
     expect(queryClient.getQueryData(key)).toEqual(['grace']);
   });
 });
+
+describe('leaving the page with writes on their way', () => {
+  /** Whether the browser would ask before leaving now. */
+  const asksBeforeLeaving = () => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+
+  it('asks first while a write is pending, and not once it settled', async () => {
+    const queryClient = new QueryClient();
+    const key = ['watchers', 'apps', ALIAS, 'SUP-2'];
+    queryClient.setQueryData(key, ['grace']);
+    const store = optimisticStore(queryClient);
+    expect(asksBeforeLeaving()).toBe(false);
+    let confirm: (() => void) | undefined;
+    const settled = store.changeList<string[], string>({
+      queryKey: key,
+      apply: (names) => [...names, 'ada'],
+      send: () => new Promise<void>((resolve) => (confirm = resolve)),
+      meta: 'ada',
+    });
+    expect(asksBeforeLeaving()).toBe(true);
+    await vi.waitFor(() => expect(confirm).toBeDefined());
+    expect(asksBeforeLeaving()).toBe(true);
+    confirm?.();
+    expect(await settled).toMatchObject({ status: 'confirmed' });
+    expect(asksBeforeLeaving()).toBe(false);
+  });
+});

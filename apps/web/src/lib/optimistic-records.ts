@@ -82,6 +82,11 @@ export class OptimisticStore {
     });
   }
 
+  /** Whether any write (to a record or a list) is still on its way or waiting for its turn. */
+  hasPending(): boolean {
+    return this.records.keys().length > 0 || this.lists.keys().length > 0;
+  }
+
   /**
    * Paints a change to a record's fields at once and sends it after the record's earlier writes.
    * Settles with the record as stored, or the refusal (the record is then repainted without it).
@@ -341,6 +346,18 @@ export function optimisticStore(queryClient: QueryClient): OptimisticStore {
   if (!store) {
     store = new OptimisticStore(queryClient);
     stores.set(queryClient, store);
+    guardLeaving(store);
   }
   return store;
+}
+
+/**
+ * Leaving the page (reload, closing the tab, typing another address) would abort the writes still
+ * on their way: while any is pending the browser asks first, as it does for running uploads.
+ * Moving around inside the console keeps them going and asks nothing.
+ */
+function guardLeaving(store: OptimisticStore): void {
+  globalThis.addEventListener?.('beforeunload', (event) => {
+    if (store.hasPending()) event.preventDefault();
+  });
 }
