@@ -32,6 +32,24 @@ test.describe('sign-in and session', () => {
     await expect(page.getByText(creds.admin.email)).toBeVisible();
   });
 
+  test('the page signing in leads to has its code loaded while the form is filled in', async ({
+    page,
+    tickets,
+    creds,
+  }) => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(tickets.url);
+    await expect(page).toHaveURL(/\/sign-in\?redirect=/);
+    // The records list's route chunk (`$alias.tsx`) arrives before anyone signs in.
+    await expect.poll(() => scripts.some((p) => /\/_alias-[\w-]+\.js$/.test(p))).toBe(true);
+    await signIn(page, creds.admin);
+    await expect(page.getByTestId('records-status')).toBeVisible();
+    expect(scripts.filter((p) => /\/_alias-[\w-]+\.js$/.test(p))).toHaveLength(1);
+  });
+
   test('signing out ends the session', async ({ page, login }) => {
     await login('admin');
     await page.getByRole('button', { name: 'Sign out' }).click();

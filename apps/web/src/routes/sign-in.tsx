@@ -1,9 +1,12 @@
 import { createFileRoute, redirect, useRouter } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { z } from 'zod';
 
 import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { SignInForm } from '@/features/auth/components/sign-in-form.tsx';
+import { whenIdle } from '@/lib/when-idle.ts';
 
+import { preloadRouteCode } from './-components/preload-route-code.ts';
 import { safeRedirect } from './-components/safe-redirect.ts';
 import { startShell } from './-components/start-shell.ts';
 
@@ -28,6 +31,11 @@ function SignInPage() {
   const { redirect: target, expired } = Route.useSearch();
   const { queryClient } = Route.useRouteContext();
   const router = useRouter();
+  // The page signing in leads to has its code loaded while the form is filled in.
+  useEffect(
+    () => whenIdle(() => void preloadRouteCode(router, safeRedirect(target))),
+    [router, target],
+  );
 
   async function handleSignedIn() {
     // A new identity: nothing cached under the previous session may leak into this one.
