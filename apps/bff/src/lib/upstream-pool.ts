@@ -15,6 +15,15 @@ export type UpstreamAgents = { http: WarmHttpAgent; https: WarmHttpsAgent };
 /** How long a connection opened ahead waits for a request before it is closed. */
 export const SPARE_IDLE_MS = 4_000;
 
+/**
+ * How long a pooled connection may sit idle before the BFF closes it, unless the upstream
+ * announces a shorter keep-alive window (`Keep-Alive: timeout=N`): then Node's agent closes it a
+ * second before the upstream would. A request never goes out on a connection the upstream is
+ * about to close (the keep-alive race, ADR 0031); long enough that a user pausing to read keeps
+ * their warm connections across the internet.
+ */
+export const IDLE_CONNECTION_MS = 30_000;
+
 /** Connections kept ready for a region at sign-in: the first screen reads two things at once. */
 export const WARM_CONNECTIONS = 2;
 
@@ -144,6 +153,9 @@ export class WarmHttpsAgent extends HttpsAgent {
   }
 }
 
+/** Every pool's options: keep-alive, the most recently used connection first, the idle bound. */
+const POOL = { keepAlive: true, scheduling: 'lifo', timeout: IDLE_CONNECTION_MS } as const;
+
 /**
  * The pools. `maxSockets` (per upstream origin, i.e. per region) is the region's in-flight cap,
  * so a request admitted by the proxy's limiter never waits unseen in the agent's queue, and the
@@ -154,8 +166,11 @@ export class WarmHttpsAgent extends HttpsAgent {
  */
 export function createUpstreamAgents(maxSockets: number): UpstreamAgents {
   return {
-    http: new WarmHttpAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
-    https: new WarmHttpsAgent({ keepAlive: true, maxSockets, scheduling: 'lifo' }),
+    // `timeout` is also what makes the agent honour the upstream's Keep-Alive hint: without it,
+    // Node's agent ignores the hint. For a request in flight it only emits `timeout`, which the
+    // proxy does not act on (its own timers bound a request).
+    http: new WarmHttpAgent({ ...POOL, maxSockets }),
+    https: new WarmHttpsAgent({ ...POOL, maxSockets }),
   };
 }
 

@@ -89,6 +89,20 @@ async function warmPool() {
   expect(seen).toHaveLength(1);
 }
 
+describe('a pooled connection the upstream is about to close', () => {
+  it('is closed a second before the window the upstream announces, and not reused', async () => {
+    // `Keep-Alive: timeout=2`: the upstream closes idle connections after 2 s; the pool after 1 s.
+    server.keepAliveTimeout = 2_000;
+    await warmPool();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const reply = await send('PUT', () => Readable.from([Buffer.from(BODY)]));
+    expect(reply.statusCode).toBe(200);
+    reply.resume();
+    const [get, put] = seen;
+    expect(put?.socket).not.toBe(get?.socket);
+  });
+});
+
 describe('a pooled connection the upstream closed', () => {
   it('sends a PUT whose body was read whole again, on another connection, once', async () => {
     await warmPool();
