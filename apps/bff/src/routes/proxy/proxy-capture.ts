@@ -151,7 +151,7 @@ export async function openCapture(
 }
 
 /**
- * One captured write, from its body to its answer. The proxy sends it (with {@link bodyStream}
+ * One captured write, from its body to its answer. The proxy sends it (with {@link body}
  * and {@link upstreamHeaders}) after {@link prepare}, and hands it the reply of a 2xx
  * ({@link finish}); {@link release} frees its place in the pool.
  */
@@ -178,10 +178,13 @@ export class CapturedWrite {
     return this.bodyBytes !== undefined;
   }
 
-  /** The body to send, when it was read here (else the proxy streams the browser's). */
-  bodyStream(): Readable | undefined {
+  /**
+   * The body to send, when it was read here (else the proxy streams the browser's): a fresh copy
+   * per attempt, so the write may be sent again (after a 401, or a stale connection).
+   */
+  body(): (() => Readable) | undefined {
     const bytes = this.sentBytes ?? this.bodyBytes;
-    return bytes ? Readable.from([bytes]) : undefined;
+    return bytes ? () => Readable.from([bytes]) : undefined;
   }
 
   /** The upstream request headers, with the whole record's length when that is what is sent. */

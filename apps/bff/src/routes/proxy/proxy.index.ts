@@ -463,12 +463,7 @@ export function createProxyRouter(deps: {
           if (prepared instanceof Response) return prepared;
           // A body read whole goes as a fresh copy per attempt (it may be sent again); the
           // browser's stream only once.
-          const whole = capture?.replayable ? capture : undefined;
-          const body = whole
-            ? () => whole.bodyStream() ?? Readable.from([])
-            : hasBody
-              ? requestBody(c)
-              : undefined;
+          const body = capture?.body() ?? (hasBody ? requestBody(c) : undefined);
           const headers = upstreamHeaders(source, c.var.requestId, token, hasBody);
           upstream =
             prepared ??
