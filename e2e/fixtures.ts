@@ -226,6 +226,22 @@ export function sentFilters(page: Page, listPath: string): string[] {
   return filters;
 }
 
+/**
+ * The path of every script the page requests from now on (a lazily loaded chunk shows up here
+ * when it is fetched, and not when it is already loaded).
+ *
+ * @example
+ * const scripts = scriptRequests(page);
+ * expect(scripts.some((p) => p.includes('command-palette'))).toBe(false);
+ */
+export function scriptRequests(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  return scripts;
+}
+
 /** The definitions the admin's console reads: `GET /bff/definitions`, in either profile. */
 async function consoleDefinitions(
   request: APIRequest,

@@ -1,4 +1,4 @@
-import { expect, saveScreenshot, signIn, test } from '../fixtures.ts';
+import { expect, saveScreenshot, scriptRequests, signIn, test } from '../fixtures.ts';
 
 test.describe('sign-in and session', () => {
   test('sign-in page is accessible; wrong secret is explained; right one opens the console', async ({
@@ -37,10 +37,7 @@ test.describe('sign-in and session', () => {
     tickets,
     creds,
   }) => {
-    const scripts: string[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
-    });
+    const scripts = scriptRequests(page);
     await page.goto(tickets.url);
     await expect(page).toHaveURL(/\/sign-in\?redirect=/);
     // The records list's route chunk (`$alias.tsx`) arrives before anyone signs in.

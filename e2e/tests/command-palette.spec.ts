@@ -2,7 +2,7 @@
 // by id, to a record type, to a saved view, to a person and a group, and runs a page action.
 import type { Page } from '@playwright/test';
 
-import { expect, handleOf, test } from '../fixtures.ts';
+import { expect, handleOf, scriptRequests, test } from '../fixtures.ts';
 
 async function openPalette(page: Page) {
   // The shell (and its key listener) must be up, e.g. right after a reload.
@@ -25,10 +25,7 @@ test.describe('command palette', () => {
     profile,
     creds,
   }) => {
-    const scripts: string[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.push(request.url());
-    });
+    const scripts = scriptRequests(page);
     await login('admin');
     await page.waitForLoadState('networkidle');
     expect(scripts.some((url) => url.includes('command-palette'))).toBe(false);

@@ -3,7 +3,13 @@
 // the click finds it under way or done, and nothing is requested twice.
 import type { Page, Request } from '@playwright/test';
 
-import { createTaggedQueue, definitionByHandle, expect, test } from '../fixtures.ts';
+import {
+  createTaggedQueue,
+  definitionByHandle,
+  expect,
+  scriptRequests,
+  test,
+} from '../fixtures.ts';
 
 /** Every GET the console sends through the BFF: its path, and `?first=N` when it pages. */
 function recordGets(page: Page) {
@@ -102,10 +108,7 @@ test.describe('open at once', () => {
   }) => {
     const tag = `Code ${Date.now().toString(36)}`;
     const [id = ''] = await createTaggedQueue(adminApi, tickets, tag, ['Printer']);
-    const scripts: string[] = [];
-    page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
-    });
+    const scripts = scriptRequests(page);
     await login('admin');
     await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
     const row = page.locator(`tr[data-row-id="${id}"]`);
