@@ -47,6 +47,25 @@ test.describe('sign-in and session', () => {
     expect(scripts.filter((p) => /\/_alias-[\w-]+\.js$/.test(p))).toHaveLength(1);
   });
 
+  test('signing in goes on with the session the sign-in answered, without asking for it again', async ({
+    page,
+    tickets,
+    creds,
+  }) => {
+    await page.goto(tickets.url);
+    await expect(page).toHaveURL(/\/sign-in\?redirect=/);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/bff/') || pathname.startsWith('/api/')) asked.push(pathname);
+    });
+    await signIn(page, creds.admin);
+    await expect(page.getByTestId('records-status')).toBeVisible();
+    expect(asked[0]).toBe('/bff/login');
+    expect(asked).toContain(`/api/v1/${tickets.recordType}/${tickets.alias}`);
+    expect(asked).not.toContain('/bff/session');
+  });
+
   test('signing out ends the session', async ({ page, login }) => {
     await login('admin');
     await page.getByRole('button', { name: 'Sign out' }).click();

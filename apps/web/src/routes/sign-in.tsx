@@ -2,6 +2,7 @@ import { createFileRoute, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { z } from 'zod';
 
+import type { Session } from '@/features/auth/api/session.ts';
 import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { SignInForm } from '@/features/auth/components/sign-in-form.tsx';
 import { whenIdle } from '@/lib/when-idle.ts';
@@ -37,10 +38,10 @@ function SignInPage() {
     [router, target],
   );
 
-  async function handleSignedIn() {
+  function handleSignedIn(session: Session) {
     // A new identity: nothing cached under the previous session may leak into this one.
     queryClient.clear();
-    await startShell(queryClient);
+    startShell(queryClient, session);
     router.history.push(safeRedirect(target));
   }
 

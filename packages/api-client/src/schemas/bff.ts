@@ -101,12 +101,11 @@ export const LoginInputSchema = z.object({
 });
 export type LoginInput = z.input<typeof LoginInputSchema>;
 
-/** `POST /bff/login` reply. */
-export const LoginResultSchema = z.object({
-  user: SessionUserSchema,
-  region: z.string(),
-  capabilities: CapabilitiesSchema,
-});
+/**
+ * `POST /bff/login` reply: the session it started, as `GET /bff/session` would answer it, so the
+ * console goes on without asking for it again.
+ */
+export const LoginResultSchema = SessionSchema;
 export type LoginResult = z.infer<typeof LoginResultSchema>;
 
 /** `GET /bff/config`: what the sign-in form offers (no session needed). */

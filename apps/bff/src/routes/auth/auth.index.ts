@@ -8,6 +8,7 @@ import type {
 } from '@wsc/api-client';
 import { capabilitiesFor, LoginInputSchema } from '@wsc/api-client';
 
+import type { SessionRecord } from '../../db/store.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BffConfig } from '../../lib/config.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -47,6 +48,21 @@ function upstreamProblem(error: UpstreamUnavailableError): ProblemException {
     title: error.kind === 'timeout' ? 'Gateway Timeout' : 'Bad Gateway',
     detail: 'The workspace API could not be reached; try again shortly',
   });
+}
+
+/**
+ * What the console is told of a session (`GET /bff/session`, and the sign-in's own reply): it ends
+ * at the absolute limit or after the idle timeout from the last request, whichever comes first.
+ */
+function sessionReply(record: SessionRecord, config: BffConfig): Session {
+  return {
+    user: record.user,
+    region: record.region,
+    expiresAt: new Date(
+      Math.min(record.expiresAt, record.lastSeenAt + config.idleTimeoutMs),
+    ).toISOString(),
+    capabilities: capabilitiesFor(record.profile),
+  };
 }
 
 /**
@@ -191,11 +207,7 @@ export function createAuthRouter(deps: {
         identity: user.identity,
         owner: ownerId,
       });
-      const reply: LoginResult = {
-        user: record.user,
-        region: record.region,
-        capabilities: capabilitiesFor(record.profile),
-      };
+      const reply: LoginResult = sessionReply(record, config);
       return c.json(reply, 200, {
         'set-cookie': sessionCookie(id, Math.floor(config.absoluteTimeoutMs / 1000)),
         'cache-control': 'no-store',
@@ -214,15 +226,7 @@ export function createAuthRouter(deps: {
   router.get('/session', loadSession, requireAuth, (c) => {
     const session = c.var.session;
     if (!session) throw new Error('requireAuth let a request without a session through');
-    const reply: Session = {
-      user: session.user,
-      region: session.region,
-      expiresAt: new Date(
-        Math.min(session.expiresAt, session.lastSeenAt + config.idleTimeoutMs),
-      ).toISOString(),
-      capabilities: capabilitiesFor(session.profile),
-    };
-    return c.json(reply, 200, { 'cache-control': 'no-store' });
+    return c.json(sessionReply(session, config), 200, { 'cache-control': 'no-store' });
   });
 
   return router;

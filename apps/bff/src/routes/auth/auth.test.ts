@@ -32,16 +32,20 @@ beforeEach(() => {
 });
 
 describe('POST /bff/login', () => {
-  it('signs in, answers {user, region, capabilities} and sets a __Host- cookie with every attribute', async () => {
+  it('signs in, answers the session it started and sets a __Host- cookie with every attribute', async () => {
     const { res, cookie, setCookie } = await h.login();
     expect(res.status).toBe(200);
     const body: unknown = await res.json();
     expect(body).toEqual({
       user: API_USER,
       region: 'default',
+      expiresAt: expect.any(String),
       capabilities: capabilitiesFor('extended'),
     });
     expect(LoginResultSchema.parse(body)).toEqual(body);
+    // The same session GET /bff/session answers, so the console need not ask for it again.
+    const session = await h.api('/bff/session', { cookie });
+    expect(await session.json()).toEqual(body);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const attributes = setCookie.split(';').map((p) => p.trim());

@@ -42,6 +42,7 @@ describe('SignInForm', () => {
           identity: 'api',
         },
         region: 'eu',
+        expiresAt: '2030-01-01T00:00:00.000Z',
         capabilities: capabilitiesFor('extended'),
       }),
     );
@@ -58,7 +59,12 @@ describe('SignInForm', () => {
     await user.type(screen.getByLabelText('Client secret'), 's3cret');
     await user.selectOptions(screen.getByLabelText('Region'), 'eu');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    await vi.waitFor(() => expect(onSignedIn).toHaveBeenCalled());
+    // The reply is the session: the page goes on with it rather than asking for it again.
+    await vi.waitFor(() =>
+      expect(onSignedIn).toHaveBeenCalledWith(
+        expect.objectContaining({ region: 'eu', expiresAt: '2030-01-01T00:00:00.000Z' }),
+      ),
+    );
     const call = fetchMock.mock.calls.find(([url]) => url === '/bff/login');
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({
       clientId: 'cid',
@@ -116,6 +122,7 @@ describe('SignInForm', () => {
       return jsonResponse({
         user: { clientId: 'cid', role: 'UNKNOWN', identity: 'self', email: 'ana@x.io' },
         region: 'eu',
+        expiresAt: '2030-01-01T00:00:00.000Z',
         capabilities: capabilitiesFor('hosted'),
       });
     });

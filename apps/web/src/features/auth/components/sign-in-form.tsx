@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
 
-import type { LoginInput } from '../api/session.ts';
+import type { LoginInput, Session } from '../api/session.ts';
 import { bffConfigQueryOptions, login, LoginInputSchema } from '../api/session.ts';
 
 /**
@@ -42,7 +42,7 @@ type FieldErrors = Partial<Record<keyof LoginInput, string>>;
  * identities file at the BFF), an optional email is asked for: it names the person in the console
  * and is marked unverified; it decides nothing.
  */
-export function SignInForm({ onSignedIn }: { onSignedIn: () => void | Promise<void> }) {
+export function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   const config = useQuery(bffConfigQueryOptions());
   const regions = config.data?.regions ?? [{ id: 'default', label: 'Default' }];
   const [regionId, setRegionId] = useState<string | undefined>(undefined);
@@ -55,7 +55,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void | Promise<vo
     email: useId(),
     error: useId(),
   };
-  const mutation = useMutation({ mutationFn: login, onSuccess: () => onSignedIn() });
+  const mutation = useMutation({ mutationFn: login, onSuccess: (session) => onSignedIn(session) });
 
   function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
