@@ -74,10 +74,18 @@ describe('GroupDetail', () => {
     const picker = await screen.findByRole('combobox', { name: 'Add members' });
     for (const name of ['Ada', 'Grace', 'Alan']) {
       await user.type(picker, name);
+      // The results settle 200 ms after the last keystroke: an option of the previous results,
+      // clicked as they are replaced (a busy machine gets there), would pick nobody.
+      await waitFor(() =>
+        expect(document.querySelector('[data-slot="user-picker-popup"]')).toHaveAttribute(
+          'aria-busy',
+          'false',
+        ),
+      );
       const option = await screen.findByRole('option', { name: new RegExp(name) });
       await user.click(option);
     }
-    const chosen = screen.getByRole('list', { name: 'People to add' });
+    const chosen = await screen.findByRole('list', { name: 'People to add' });
     expect(within(chosen).getAllByRole('listitem')).toHaveLength(3);
     await user.click(screen.getByRole('button', { name: 'Add 3 members' }));
 
