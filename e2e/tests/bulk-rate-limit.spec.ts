@@ -5,6 +5,7 @@
 // In the hosted run, Prism between the BFF and the API checks the batched re-read and the
 // whole-record writes against the published contract.
 import { readFile } from 'node:fs/promises';
+import type { Request } from '@playwright/test';
 
 import { createApiClient, requestToken } from '@wsc/api-client';
 
@@ -80,10 +81,22 @@ test('a 100-record bulk run under the default rate limit gets no 429', async ({
   await dialog.getByLabel('New Severity').selectOption('High');
   await dialog.getByRole('button', { name: 'Preview changes' }).click();
   await expect(dialog.getByTestId('bulk-preview')).toContainText('100 records will change');
+  // The list's own reads (its filter names the tag) while the run writes: each write comes back
+  // as news of a change, which would make the list behind the dialog read its page again.
+  let listReads = 0;
+  const countListReads = (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith('/support-tickets') && url.searchParams.get('filter')?.includes(tag))
+      listReads += 1;
+  };
+  page.on('request', countListReads);
   await dialog.getByRole('button', { name: 'Apply to 100 records' }).click();
   await expect(dialog.getByTestId('bulk-summary')).toHaveText('100 changed.', {
     timeout: 120_000,
   });
+  page.off('request', countListReads);
+  // The run holds them: the list reads its page once the dialog is done.
+  expect(listReads).toBe(0);
 
   // Every upstream answer since sign-in, the list, the preview and the run: none was a 429.
   const statuses = (await loggedStatuses(apiLog)).slice(before);

@@ -8,6 +8,9 @@ const watchers = new Map<string, Set<() => void>>();
 
 const keyOf = (recordType: string, alias: string) => `${recordType}/${alias}`;
 
+/** Definitions whose news is held (a bulk run of this tab is writing them), with how many holds. */
+const held = new Map<string, number>();
+
 /**
  * Registers a mounted list's immediate check; returns the unregister. At most one per mounted
  * list, dropped when it unmounts, so the registry does not grow with time.
@@ -35,7 +38,31 @@ export function watchLiveQueue(recordType: string, alias: string, check: () => v
  * checkLiveQueueNow('apps', 'support-tickets');
  */
 export function checkLiveQueueNow(recordType: string, alias: string): number {
+  if (held.has(keyOf(recordType, alias))) return 0;
   const set = watchers.get(keyOf(recordType, alias));
   for (const check of set ?? []) check();
   return set?.size ?? 0;
+}
+
+/**
+ * Holds the news-triggered checks of a definition's lists until the returned release is called
+ * (idempotent; holds nest). A bulk run holds its definition: each of its own writes comes back as
+ * news, and a re-read of the list per couple of seconds would spend the service's rate limit and
+ * the machine on a page the run refreshes when it ends anyway. The lists' own poll goes on.
+ *
+ * @example
+ * const release = holdLiveQueue('apps', 'support-tickets');
+ * try { await run(); } finally { release(); }
+ */
+export function holdLiveQueue(recordType: string, alias: string): () => void {
+  const key = keyOf(recordType, alias);
+  held.set(key, (held.get(key) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (held.get(key) ?? 1) - 1;
+    if (left > 0) held.set(key, left);
+    else held.delete(key);
+  };
 }

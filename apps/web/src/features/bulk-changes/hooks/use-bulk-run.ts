@@ -6,6 +6,7 @@ import { isApiError, MAX_BULK_RUN_RECORDS } from '@wsc/api-client';
 import { describeError } from '@/components/errors/error-message.ts';
 import { apiWith } from '@/lib/api.ts';
 import { useCapabilities } from '@/lib/capabilities.ts';
+import { holdLiveQueue } from '@/queries/live-queue.ts';
 
 import type { BulkItem, BulkPlan } from '../lib/plan.ts';
 import type { BulkOutcome } from '../lib/scheduler.ts';
@@ -128,18 +129,24 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
     // One budget per run: every request of it (re-reads and writes) is paced by the service's
     // RateLimit headers when it sends them, else by the assumed policy (ADR 0030).
     const client = apiWith(pacedFetch(new RequestBudget()));
-    await runInBatches(
-      handleBatches(ids, definition.handleField ?? 'id'),
-      (batch, signal) => readLatest(client, definition, batch, signal),
-      (item, latest, signal) =>
-        writeRecord(client, definition, item, latest, changes, { serverChecks, signal, source }),
-      {
-        concurrency: BULK_CONCURRENCY,
-        signal: controller.signal,
-        describe: toFailureInfo,
-        onOutcome: (outcome) => setOutcomes((current) => [...current, outcome]),
-      },
-    );
+    // The run's own writes come back as news: the lists behind it wait for its end (onApplied).
+    const release = holdLiveQueue(definition.recordType, definition.alias);
+    try {
+      await runInBatches(
+        handleBatches(ids, definition.handleField ?? 'id'),
+        (batch, signal) => readLatest(client, definition, batch, signal),
+        (item, latest, signal) =>
+          writeRecord(client, definition, item, latest, changes, { serverChecks, signal, source }),
+        {
+          concurrency: BULK_CONCURRENCY,
+          signal: controller.signal,
+          describe: toFailureInfo,
+          onOutcome: (outcome) => setOutcomes((current) => [...current, outcome]),
+        },
+      );
+    } finally {
+      release();
+    }
     setStep({ name: 'done', changes });
   }
 

@@ -5,6 +5,7 @@ import type { BulkRun, BulkUndoResult, Definition } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { bff } from '@/lib/bff.ts';
+import { holdLiveQueue } from '@/queries/live-queue.ts';
 
 import type { BulkOutcome } from '../lib/scheduler.ts';
 import type { CurrentRecord, UndoPlan } from '../lib/undo-plan.ts';
@@ -109,6 +110,8 @@ export function useBulkUndo(definition: Definition) {
     ];
     setOutcomes(known);
     setStep({ name: 'running', total: plan.toRestore.length, offset: known.length });
+    // The undo's own writes come back as news: the lists wait for its end, as for a run.
+    const release = holdLiveQueue(recordType, alias);
     const written = await runBulk(
       plan.toRestore,
       (item, signal) => restoreRecord(definition, item, signal, `undo:${runId}`),
@@ -124,7 +127,7 @@ export function useBulkUndo(definition: Definition) {
         },
         onOutcome: (outcome) => setOutcomes((current) => [...current, outcome]),
       },
-    );
+    ).finally(release);
     const all = [...known, ...written];
     const result: BulkUndoResult = {
       restored: all.filter((o) => o.ok).length,
