@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { BulkRun, BulkUndoResult, Definition } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
+import { batchedAppend } from '@/lib/batched-append.ts';
 import { bff } from '@/lib/bff.ts';
 import { holdLiveQueue } from '@/queries/live-queue.ts';
 
@@ -13,7 +14,7 @@ import { toFailureInfo } from '../api/bulk-api.ts';
 import { bulkRunsQueryOptions, readCurrent, restoreRecord } from '../api/bulk-runs-api.ts';
 import { runBulk } from '../lib/scheduler.ts';
 import { conflictReason, planUndo } from '../lib/undo-plan.ts';
-import { BULK_CONCURRENCY, BULK_MIN_INTERVAL_MS } from './use-bulk-run.ts';
+import { BULK_CONCURRENCY, BULK_MIN_INTERVAL_MS, PROGRESS_INTERVAL_MS } from './use-bulk-run.ts';
 
 export type UndoStep =
   | { name: 'idle' }
@@ -110,6 +111,10 @@ export function useBulkUndo(definition: Definition) {
     ];
     setOutcomes(known);
     setStep({ name: 'running', total: plan.toRestore.length, offset: known.length });
+    const incoming = batchedAppend<BulkOutcome>(
+      (items) => setOutcomes((current) => [...current, ...items]),
+      PROGRESS_INTERVAL_MS,
+    );
     // The undo's own writes come back as news: the lists wait for its end, as for a run.
     const release = holdLiveQueue(recordType, alias);
     const written = await runBulk(
@@ -125,9 +130,12 @@ export function useBulkUndo(definition: Definition) {
             ? { ...info, reason: 'Changed by someone else since the check: left as it is' }
             : info;
         },
-        onOutcome: (outcome) => setOutcomes((current) => [...current, outcome]),
+        onOutcome: incoming.push,
       },
-    ).finally(release);
+    ).finally(() => {
+      incoming.flush();
+      release();
+    });
     const all = [...known, ...written];
     const result: BulkUndoResult = {
       restored: all.filter((o) => o.ok).length,
