@@ -14,6 +14,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
+import { ProgressFill } from '@/components/ui/progress-fill.tsx';
 import { createCsvEncoder } from '@/lib/export/csv.ts';
 import { runExport } from '@/lib/export/run-export.ts';
 import { openExportSink } from '@/lib/export/sink.ts';
@@ -233,9 +234,9 @@ function ExportProgressBar({ progress }: { progress: ExportProgress }) {
         aria-valuetext={`${formatCount(rows)} rows written`}
         className="bg-muted h-2 overflow-hidden rounded-full"
       >
-        <div
-          className={`bg-primary h-full transition-[width] ${known ? '' : 'w-1/3 animate-pulse'}`}
-          style={known ? { width: `${percent}%` } : undefined}
+        <ProgressFill
+          fraction={known ? (percent ?? 0) / 100 : undefined}
+          className={known ? undefined : 'w-1/3 animate-pulse'}
         />
       </div>
       <p className="text-muted-foreground text-xs tabular-nums" data-testid="export-progress">

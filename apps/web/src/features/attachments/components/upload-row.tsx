@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { Ban, CheckCircle2, CircleAlert, Clock, RotateCcw, X } from 'lucide-react';
 
 import { Button } from '@/components/ui/button.tsx';
+import { ProgressFill } from '@/components/ui/progress-fill.tsx';
 import { cn } from '@/lib/utils.ts';
 
 import type { Upload, UploadManager } from '../lib/upload-store.ts';
@@ -111,10 +112,7 @@ export function UploadRow({
           aria-valuenow={value}
           className="bg-muted h-1.5 overflow-hidden rounded-full"
         >
-          <div
-            className="bg-primary h-full rounded-full transition-[width] duration-200"
-            style={{ width: `${value}%` }}
-          />
+          <ProgressFill fraction={value / 100} className="duration-200" />
         </div>
       )}
       <p

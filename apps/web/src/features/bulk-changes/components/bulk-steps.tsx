@@ -3,6 +3,7 @@ import { memo, useMemo } from 'react';
 
 import type { RecordData } from '@wsc/api-client';
 
+import { ProgressFill } from '@/components/ui/progress-fill.tsx';
 import { formatCount } from '@/lib/format.ts';
 
 import type { BulkPlan } from '../lib/plan.ts';
@@ -116,12 +117,7 @@ function Progress({ value, max, label }: { value: number; max: number; label: st
       aria-valuenow={value}
       className="bg-muted h-2 w-full overflow-hidden rounded-full"
     >
-      {/* Scaled, not sized: a transition of `width` lays out and paints the page every frame of a
-          run; a transform is the compositor's alone. */}
-      <div
-        className="bg-primary h-full origin-left transition-transform motion-reduce:transition-none"
-        style={{ transform: `scaleX(${percent / 100})` }}
-      />
+      <ProgressFill fraction={percent / 100} />
     </div>
   );
 }
