@@ -509,9 +509,10 @@ export const classGroups: Record<string, string[]> = {
   ],
   "g73": [
     "transition-[color,box-shadow]",
-    "transition-[width]",
     "transition-colors",
-    "transition-opacity"
+    "transition-none",
+    "transition-opacity",
+    "transition-transform"
   ],
   "g74": [
     "translate-y-0",
@@ -520,6 +521,7 @@ export const classGroups: Record<string, string[]> = {
   ],
   "g75": [
     "w-1/2",
+    "w-1/3",
     "w-10",
     "w-16",
     "w-2/3",
