@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 import type { UpstreamAgents } from './upstream-pool.ts';
+import { isConnectionReset } from './connection-reset.ts';
 
 /** Content codings undone as fetch would (the BFF asks for identity; a server may not listen). */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -91,27 +92,48 @@ export function agentFetch(agents: UpstreamAgents): typeof fetch {
     headers['accept-encoding'] ??= 'identity';
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     if (body) headers['content-length'] = body.length;
-    return new Promise<Response>((resolve, reject) => {
-      const req = (secure ? httpsRequest : httpRequest)(url, {
-        method: request.method,
-        headers,
-        agent: secure ? agents.https : agents.http,
+    const send = () =>
+      new Promise<Response>((resolve, reject) => {
+        const req = (secure ? httpsRequest : httpRequest)(url, {
+          method: request.method,
+          headers,
+          agent: secure ? agents.https : agents.http,
+        });
+        const onAbort = () => req.destroy(signal?.reason as Error);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.once('response', (res) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(toResponse(res, request.method, signal ?? undefined));
+        });
+        req.once('error', (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (signal?.aborted) reject(signal.reason as Error);
+          else if (req.reusedSocket && isConnectionReset(error)) reject(new StaleConnection(error));
+          else reject(new TypeError('fetch failed', { cause: error }));
+        });
+        req.end(body);
       });
-      const onAbort = () => req.destroy(signal?.reason as Error);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      req.once('response', (res) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(toResponse(res, request.method, signal ?? undefined));
-      });
-      req.once('error', (error) => {
-        signal?.removeEventListener('abort', onAbort);
-        reject(
-          signal?.aborted
-            ? (signal.reason as Error)
-            : new TypeError('fetch failed', { cause: error }),
-        );
-      });
-      req.end(body);
-    });
+    // The BFF's own calls are all safe to send twice (reads, and a token request, whose second
+    // token is as good as the first), and their bodies are held whole: one that went out on a
+    // pooled connection the upstream was closing goes again at once (ADR 0031).
+    for (let resend = 0; ; resend++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof StaleConnection)) throw error;
+        if (resend >= MAX_STALE_RESENDS)
+          throw new TypeError('fetch failed', { cause: error.cause });
+      }
+    }
   };
 }
+
+/** A pooled connection found closed before any answer: the request may go again. */
+class StaleConnection extends Error {
+  constructor(cause: unknown) {
+    super('pooled connection closed before an answer', { cause });
+  }
+}
+
+/** Pooled connections found closed, one after another, before a call gives up (as the proxy). */
+const MAX_STALE_RESENDS = 3;

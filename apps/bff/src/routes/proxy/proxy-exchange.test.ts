@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { fullJitter, isConnectionReset } from './proxy-exchange.ts';
+import { isConnectionReset } from '../../lib/connection-reset.ts';
+import { fullJitter } from './proxy-exchange.ts';
 
 describe('proxy exchange helpers', () => {
   it('backs off with full jitter: uniform in [0, min(cap, base * 2^attempt)]', () => {

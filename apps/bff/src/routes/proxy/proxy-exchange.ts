@@ -9,31 +9,14 @@ import { parseRetryAfter } from '@wsc/api-client';
 
 import type { BffConfig } from '../../lib/config.ts';
 import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
+import { isConnectionReset } from '../../lib/connection-reset.ts';
 
 /** Statuses after which an idempotent request is tried again. */
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-/** Error codes of a connection that broke under a request (keep-alive race, upstream crash). */
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 /** Methods that mean the same sent twice as once (RFC 9110, 9.2.2). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** Pooled connections found closed, one after another, before a request gives up. */
 const MAX_STALE_RETRIES = 3;
-
-/**
- * True when a fetch failure is a reset connection rather than, say, a refused one.
- *
- * @example
- * if (isConnectionReset(error)) retry();
- */
-export function isConnectionReset(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && RESET_CODES.has(code)) return true;
-    current = current.cause;
-  }
-  return false;
-}
 
 export type ExchangeOptions = {
   url: string | URL;
