@@ -5,69 +5,33 @@
 // again goes again on another connection; a POST, a streamed body, or a request on a connection
 // that had never served one (the upstream may have done the work) goes out once.
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import type { DroppingServer } from '../../../test/dropping-server.ts';
 import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
+import { startDroppingServer } from '../../../test/dropping-server.ts';
 import { createUpstreamAgents } from '../../lib/upstream-pool.ts';
 import { exchange, StaleConnectionError } from './proxy-exchange.ts';
 
-type Seen = { method: string; body: string; socket: Socket; dropped: boolean };
-
-let server: Server;
-let base: string;
+let server: DroppingServer;
 let agents: UpstreamAgents;
-let seen: Seen[];
-/** Which requests the server drops unanswered: `pooled` those on a connection that served before. */
-let drop: 'none' | 'pooled' | 'fresh';
 
 beforeEach(async () => {
-  seen = [];
-  drop = 'none';
-  const served = new WeakSet<Socket>();
-  server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const socket = req.socket;
-      const pooled = served.has(socket);
-      const dropped = (drop === 'pooled' && pooled) || (drop === 'fresh' && !pooled);
-      seen.push({
-        method: req.method ?? '',
-        body: Buffer.concat(chunks).toString(),
-        socket,
-        dropped,
-      });
-      served.add(socket);
-      if (dropped) {
-        drop = 'none';
-        socket.destroy();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startDroppingServer('{"ok":true}');
   agents = createUpstreamAgents(16);
 });
 
 afterEach(async () => {
   agents.http.destroy();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
 });
 
 const BODY = '{"Severity":"High"}';
 
 function send(method: string, body?: Readable | (() => Readable)) {
   return exchange({
-    url: `${base}/v1/apps/support-tickets/SUP-1`,
+    url: `${server.base}/v1/apps/support-tickets/SUP-1`,
     agents,
     method,
     headers: body ? { 'content-type': 'application/json', 'content-length': BODY.length } : {},
@@ -86,19 +50,19 @@ async function warmPool() {
   const reply = await send('GET');
   reply.resume();
   await once(reply, 'end');
-  expect(seen).toHaveLength(1);
+  expect(server.seen).toHaveLength(1);
 }
 
 describe('a pooled connection the upstream is about to close', () => {
   it('is closed a second before the window the upstream announces, and not reused', async () => {
     // `Keep-Alive: timeout=2`: the upstream closes idle connections after 2 s; the pool after 1 s.
-    server.keepAliveTimeout = 2_000;
+    server.http.keepAliveTimeout = 2_000;
     await warmPool();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const reply = await send('PUT', () => Readable.from([Buffer.from(BODY)]));
     expect(reply.statusCode).toBe(200);
     reply.resume();
-    const [get, put] = seen;
+    const [get, put] = server.seen;
     expect(put?.socket).not.toBe(get?.socket);
   });
 });
@@ -106,11 +70,11 @@ describe('a pooled connection the upstream is about to close', () => {
 describe('a pooled connection the upstream closed', () => {
   it('sends a PUT whose body was read whole again, on another connection, once', async () => {
     await warmPool();
-    drop = 'pooled';
+    server.drop = 'pooled';
     const reply = await send('PUT', () => Readable.from([Buffer.from(BODY)]));
     expect(reply.statusCode).toBe(200);
     reply.resume();
-    const puts = seen.filter((s) => s.method === 'PUT');
+    const puts = server.seen.filter((s) => s.method === 'PUT');
     expect(puts.map((s) => [s.body, s.dropped])).toEqual([
       [BODY, true],
       [BODY, false],
@@ -120,37 +84,37 @@ describe('a pooled connection the upstream closed', () => {
 
   it('sends a DELETE without a body again', async () => {
     await warmPool();
-    drop = 'pooled';
+    server.drop = 'pooled';
     const reply = await send('DELETE');
     expect(reply.statusCode).toBe(200);
-    expect(seen.filter((s) => s.method === 'DELETE')).toHaveLength(2);
+    expect(server.seen.filter((s) => s.method === 'DELETE')).toHaveLength(2);
   });
 
   it('never sends a POST again: it fails as the stale connection it met', async () => {
     await warmPool();
-    drop = 'pooled';
+    server.drop = 'pooled';
     await expect(send('POST', () => Readable.from([Buffer.from(BODY)]))).rejects.toBeInstanceOf(
       StaleConnectionError,
     );
-    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(1);
+    expect(server.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
   });
 
   it('never sends a streamed body again', async () => {
     await warmPool();
-    drop = 'pooled';
+    server.drop = 'pooled';
     await expect(send('PUT', Readable.from([Buffer.from(BODY)]))).rejects.toBeInstanceOf(
       StaleConnectionError,
     );
-    expect(seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
+    expect(server.seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
   });
 
   it('never sends again what broke on a new connection (the upstream may have done it)', async () => {
-    drop = 'fresh';
+    server.drop = 'fresh';
     const error = await send('PUT', () => Readable.from([Buffer.from(BODY)])).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(StaleConnectionError);
-    expect(seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
+    expect(server.seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
   });
 });
