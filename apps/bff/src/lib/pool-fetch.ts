@@ -9,7 +9,7 @@ import zlib from 'node:zlib';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 import type { UpstreamAgents } from './upstream-pool.ts';
-import { isConnectionReset } from './connection-reset.ts';
+import { asStaleConnection, MAX_STALE_RETRIES, StaleConnectionError } from './connection-reset.ts';
 
 /** Content codings undone as fetch would (the BFF asks for identity; a server may not listen). */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -108,8 +108,10 @@ export function agentFetch(agents: UpstreamAgents): typeof fetch {
         req.once('error', (error) => {
           signal?.removeEventListener('abort', onAbort);
           if (signal?.aborted) reject(signal.reason as Error);
-          else if (req.reusedSocket && isConnectionReset(error)) reject(new StaleConnection(error));
-          else reject(new TypeError('fetch failed', { cause: error }));
+          else
+            reject(
+              asStaleConnection(req, error) ?? new TypeError('fetch failed', { cause: error }),
+            );
         });
         req.end(body);
       });
@@ -120,20 +122,10 @@ export function agentFetch(agents: UpstreamAgents): typeof fetch {
       try {
         return await send();
       } catch (error) {
-        if (!(error instanceof StaleConnection)) throw error;
-        if (resend >= MAX_STALE_RESENDS)
+        if (!(error instanceof StaleConnectionError)) throw error;
+        if (resend >= MAX_STALE_RETRIES)
           throw new TypeError('fetch failed', { cause: error.cause });
       }
     }
   };
 }
-
-/** A pooled connection found closed before any answer: the request may go again. */
-class StaleConnection extends Error {
-  constructor(cause: unknown) {
-    super('pooled connection closed before an answer', { cause });
-  }
-}
-
-/** Pooled connections found closed, one after another, before a call gives up (as the proxy). */
-const MAX_STALE_RESENDS = 3;

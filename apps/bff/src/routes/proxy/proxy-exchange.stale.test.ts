@@ -11,8 +11,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DroppingServer } from '../../../test/dropping-server.ts';
 import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
 import { startDroppingServer } from '../../../test/dropping-server.ts';
+import { StaleConnectionError } from '../../lib/connection-reset.ts';
 import { createUpstreamAgents } from '../../lib/upstream-pool.ts';
-import { exchange, StaleConnectionError } from './proxy-exchange.ts';
+import { exchange } from './proxy-exchange.ts';
 
 let server: DroppingServer;
 let agents: UpstreamAgents;

@@ -9,14 +9,17 @@ import { parseRetryAfter } from '@wsc/api-client';
 
 import type { BffConfig } from '../../lib/config.ts';
 import type { UpstreamAgents } from '../../lib/upstream-pool.ts';
-import { isConnectionReset } from '../../lib/connection-reset.ts';
+import {
+  asStaleConnection,
+  isConnectionReset,
+  MAX_STALE_RETRIES,
+  StaleConnectionError,
+} from '../../lib/connection-reset.ts';
 
 /** Statuses after which an idempotent request is tried again. */
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 /** Methods that mean the same sent twice as once (RFC 9110, 9.2.2). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-/** Pooled connections found closed, one after another, before a request gives up. */
-const MAX_STALE_RETRIES = 3;
 
 export type ExchangeOptions = {
   url: string | URL;
@@ -49,18 +52,6 @@ export class UpstreamTimeoutError extends Error {
 /** The browser stopped sending the request body for longer than the body idle timeout. */
 export class BodyStalledError extends Error {
   override readonly name = 'BodyStalledError';
-}
-
-/**
- * A pooled keep-alive connection broke before any answer: the upstream closed it while idle just
- * as the request went out (the keep-alive race), so the request was not processed there. Node's
- * own advice, and Go's net/http: send it again on another connection when that is safe.
- */
-export class StaleConnectionError extends Error {
-  override readonly name = 'StaleConnectionError';
-  constructor(cause: unknown) {
-    super('the pooled connection was closed by the upstream', { cause });
-  }
 }
 
 /** The browser went away before the upstream answered. */
@@ -176,9 +167,7 @@ function sendOnce(
       detach();
       options.clientSignal.removeEventListener('abort', onAbort);
       if (settled) return;
-      reject(
-        req.reusedSocket && isConnectionReset(error) ? new StaleConnectionError(error) : error,
-      );
+      reject(asStaleConnection(req, error) ?? error);
     });
     if (options.clientSignal.aborted) {
       onAbort();
