@@ -5,9 +5,7 @@ import { isApiError, MAX_BULK_RUN_RECORDS } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
 import { apiWith } from '@/lib/api.ts';
-import { batchedAppend } from '@/lib/batched-append.ts';
 import { useCapabilities } from '@/lib/capabilities.ts';
-import { holdLiveQueue } from '@/queries/live-queue.ts';
 
 import type { BulkItem, BulkPlan } from '../lib/plan.ts';
 import type { BulkOutcome } from '../lib/scheduler.ts';
@@ -18,6 +16,7 @@ import { pacedFetch } from '../lib/paced-fetch.ts';
 import { planBulk } from '../lib/plan.ts';
 import { RequestBudget } from '../lib/request-budget.ts';
 import { runInBatches } from '../lib/scheduler.ts';
+import { whileWriting } from '../lib/while-writing.ts';
 
 /** What a bulk change applies to: the checked rows, or everything the filter matches. */
 export type BulkTarget =
@@ -28,12 +27,6 @@ export type BulkTarget =
 export const BULK_CONCURRENCY = 5;
 /** The undo's fixed pace (~18 per second under the API's 20/s); the run follows the service. */
 export const BULK_MIN_INTERVAL_MS = 55;
-/**
- * How often a run's progress renders at most. Per outcome, the dialog (its counter, bar and list
- * of results) rendered and laid out 100 times in a 100-record run: most of the browser's share of
- * the run's time (docs/benchmarks.md, Remote).
- */
-export const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * Whether the run can be undone: `kept` (the BFF holds its previous values: `runId`), or why not
@@ -136,30 +129,27 @@ export function useBulkRun(definition: Definition, target: BulkTarget) {
     // One budget per run: every request of it (re-reads and writes) is paced by the service's
     // RateLimit headers when it sends them, else by the assumed policy (ADR 0030).
     const client = apiWith(pacedFetch(new RequestBudget()));
-    // Outcomes render in batches, not one render (and layout) of the dialog per record.
-    const incoming = batchedAppend<BulkOutcome>(
+    await whileWriting(
+      definition,
       (items) => setOutcomes((current) => [...current, ...items]),
-      PROGRESS_INTERVAL_MS,
+      (onOutcome) =>
+        runInBatches(
+          handleBatches(ids, definition.handleField ?? 'id'),
+          (batch, signal) => readLatest(client, definition, batch, signal),
+          (item, latest, signal) =>
+            writeRecord(client, definition, item, latest, changes, {
+              serverChecks,
+              signal,
+              source,
+            }),
+          {
+            concurrency: BULK_CONCURRENCY,
+            signal: controller.signal,
+            describe: toFailureInfo,
+            onOutcome,
+          },
+        ),
     );
-    // The run's own writes come back as news: the lists behind it wait for its end (onApplied).
-    const release = holdLiveQueue(definition.recordType, definition.alias);
-    try {
-      await runInBatches(
-        handleBatches(ids, definition.handleField ?? 'id'),
-        (batch, signal) => readLatest(client, definition, batch, signal),
-        (item, latest, signal) =>
-          writeRecord(client, definition, item, latest, changes, { serverChecks, signal, source }),
-        {
-          concurrency: BULK_CONCURRENCY,
-          signal: controller.signal,
-          describe: toFailureInfo,
-          onOutcome: incoming.push,
-        },
-      );
-    } finally {
-      incoming.flush();
-      release();
-    }
     setStep({ name: 'done', changes });
   }
 

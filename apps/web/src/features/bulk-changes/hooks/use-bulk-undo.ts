@@ -4,9 +4,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { BulkRun, BulkUndoResult, Definition } from '@wsc/api-client';
 
 import { describeError } from '@/components/errors/error-message.ts';
-import { batchedAppend } from '@/lib/batched-append.ts';
 import { bff } from '@/lib/bff.ts';
-import { holdLiveQueue } from '@/queries/live-queue.ts';
 
 import type { BulkOutcome } from '../lib/scheduler.ts';
 import type { CurrentRecord, UndoPlan } from '../lib/undo-plan.ts';
@@ -14,7 +12,8 @@ import { toFailureInfo } from '../api/bulk-api.ts';
 import { bulkRunsQueryOptions, readCurrent, restoreRecord } from '../api/bulk-runs-api.ts';
 import { runBulk } from '../lib/scheduler.ts';
 import { conflictReason, planUndo } from '../lib/undo-plan.ts';
-import { BULK_CONCURRENCY, BULK_MIN_INTERVAL_MS, PROGRESS_INTERVAL_MS } from './use-bulk-run.ts';
+import { whileWriting } from '../lib/while-writing.ts';
+import { BULK_CONCURRENCY, BULK_MIN_INTERVAL_MS } from './use-bulk-run.ts';
 
 export type UndoStep =
   | { name: 'idle' }
@@ -111,31 +110,27 @@ export function useBulkUndo(definition: Definition) {
     ];
     setOutcomes(known);
     setStep({ name: 'running', total: plan.toRestore.length, offset: known.length });
-    const incoming = batchedAppend<BulkOutcome>(
+    const written = await whileWriting(
+      definition,
       (items) => setOutcomes((current) => [...current, ...items]),
-      PROGRESS_INTERVAL_MS,
+      (onOutcome) =>
+        runBulk(
+          plan.toRestore,
+          (item, signal) => restoreRecord(definition, item, signal, `undo:${runId}`),
+          {
+            concurrency: BULK_CONCURRENCY,
+            minIntervalMs: BULK_MIN_INTERVAL_MS,
+            signal: controller.signal,
+            describe: (error) => {
+              const info = toFailureInfo(error);
+              return info.status === 412
+                ? { ...info, reason: 'Changed by someone else since the check: left as it is' }
+                : info;
+            },
+            onOutcome,
+          },
+        ),
     );
-    // The undo's own writes come back as news: the lists wait for its end, as for a run.
-    const release = holdLiveQueue(recordType, alias);
-    const written = await runBulk(
-      plan.toRestore,
-      (item, signal) => restoreRecord(definition, item, signal, `undo:${runId}`),
-      {
-        concurrency: BULK_CONCURRENCY,
-        minIntervalMs: BULK_MIN_INTERVAL_MS,
-        signal: controller.signal,
-        describe: (error) => {
-          const info = toFailureInfo(error);
-          return info.status === 412
-            ? { ...info, reason: 'Changed by someone else since the check: left as it is' }
-            : info;
-        },
-        onOutcome: incoming.push,
-      },
-    ).finally(() => {
-      incoming.flush();
-      release();
-    });
     const all = [...known, ...written];
     const result: BulkUndoResult = {
       restored: all.filter((o) => o.ok).length,
