@@ -87,11 +87,9 @@ const cases: Case[] = [
     method: 'POST',
     path: '/bff/login',
     json: { clientId: 'cid', clientSecret: 's', region: 'default' },
-    reply: {
-      status: 200,
-      json: { user: USER, region: 'default', capabilities: SESSION.capabilities },
-    },
-    result: { user: USER, region: 'default', capabilities: SESSION.capabilities },
+    // Sign-in answers the whole session, so the console needs no `GET /bff/session` after it.
+    reply: { status: 200, json: SESSION },
+    result: SESSION,
   },
   {
     name: 'logout',
