@@ -17,6 +17,10 @@ describe('ProgressFill', () => {
     expect(element.className).toContain('transition-transform');
   });
 
+  it('stays on its own compositor layer, so a transition per update repaints nothing around it', () => {
+    expect(fill(0.5).className).toContain('will-change-transform');
+  });
+
   it('draws no scale for an unknown fraction (the caller shows an indeterminate state)', () => {
     expect(fill(undefined).style.transform).toBe('');
   });
