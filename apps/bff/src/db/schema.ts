@@ -121,7 +121,7 @@ export type RecordHistoryTable = {
   record_id: string;
   kind: string;
   field: string;
-  /** JSON text on insert; the parsed value (or its text, depending on the driver) on select. */
+  /** JSON text on insert; parsed on select by both drivers (a string is a text value). */
   before: ColumnType<unknown, string | null, never>;
   after: ColumnType<unknown, string | null, never>;
   source: string;

@@ -56,15 +56,6 @@ export function boundedValue(value: unknown): string | number | boolean | null {
   return `${whole}${TRUNCATED_MARKER}`;
 }
 
-const jsonOf = (value: unknown): unknown => {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-};
-
 /**
  * A row as the API answers it.
  *
@@ -84,8 +75,10 @@ export function toEntry(row: HistoryRow): HistoryEntry {
     recordId: row.record_id,
     kind: row.kind as HistoryKind,
     field: row.field,
-    before: jsonOf(row.before) ?? null,
-    after: jsonOf(row.after) ?? null,
+    // jsonb comes back parsed from both drivers (PGlite, node-postgres): a string here is a text
+    // value ("42", "null"), never JSON to parse again.
+    before: row.before ?? null,
+    after: row.after ?? null,
     source: row.source,
     ...(row.not_kept ? { notKept: true as const } : {}),
   };

@@ -309,6 +309,20 @@ describe('capture in the proxy', () => {
     expect(previous?.source).toBe('console');
   });
 
+  it('keeps text that reads as JSON as the text it is', async () => {
+    const id = await createTicket({ Customer: '42' });
+    expect((await write(admin, 'PUT', `${TICKETS}/${id}`, { Customer: 'null' })).status).toBe(200);
+    expect((await write(admin, 'PUT', `${TICKETS}/${id}`, { Customer: '{"a":1}' })).status).toBe(
+      200,
+    );
+    const customer = (await historyOf(id)).items.filter((e) => e.field === 'Customer');
+    expect(customer.map((e) => [e.before, e.after])).toEqual([
+      ['null', '{"a":1}'],
+      ['42', 'null'],
+      [null, '42'],
+    ]);
+  });
+
   it('keeps a long value cut with a marker', async () => {
     const id = await createTicket();
     const long = 'x'.repeat(MAX_HISTORY_VALUE_CHARS * 3);
