@@ -35,6 +35,26 @@ function mockSearch() {
   };
 }
 
+/** Every people search waits until `answer()`: each keystroke's search is held on its own. */
+function mockHeldSearch() {
+  const pending: Array<() => void> = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(String(input), 'http://localhost');
+    const text = `${url.searchParams.get('filter') ?? ''}`.toLowerCase();
+    const items = people.items.filter(
+      (user) => !text.includes('lastname') || text.includes(user.lastName.toLowerCase()),
+    );
+    await new Promise<void>((resolve) => pending.push(resolve));
+    return jsonResponse({ ...people, total: items.length, items });
+  });
+  return {
+    waiting: () => pending.length,
+    answer: () => {
+      for (const resolve of pending.splice(0)) resolve();
+    },
+  };
+}
+
 describe('UserPicker', () => {
   it('keeps messages out of the listbox and is aria-busy until the results settle', async () => {
     const search = mockSearch();
@@ -70,5 +90,39 @@ describe('UserPicker', () => {
     expect(input).toHaveAttribute('aria-expanded', 'true');
     expect(input).toHaveAttribute('aria-controls', listbox.id);
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('keeps the last results listed while the next search runs, and Enter waits for them', async () => {
+    const search = mockHeldSearch();
+    const onChange = vi.fn();
+    renderWithRouter(<UserPicker value="" onChange={onChange} ariaLabel="Assignee" />);
+    const input = await screen.findByRole('combobox', { name: 'Assignee' });
+    const popup = () => document.querySelector('[data-slot="user-picker-popup"]');
+    // Answers every search until the results settle (the unfiltered one first, then the term's).
+    const settle = () =>
+      waitFor(() => {
+        act(() => search.answer());
+        expect(popup()).toHaveAttribute('aria-busy', 'false');
+      });
+    fireEvent.change(input, { target: { value: 'Lovelace' } });
+    await settle();
+    expect(screen.getByRole('option', { name: /ada@example.com/ })).toBeVisible();
+    expect(screen.queryByRole('option', { name: /grace@example.com/ })).not.toBeInTheDocument();
+
+    // The next term: its search is held, the previous person stays listed, the popup is busy.
+    fireEvent.change(input, { target: { value: 'Hopper' } });
+    await waitFor(() => expect(search.waiting()).toBeGreaterThan(0));
+    expect(popup()).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('option', { name: /ada@example.com/ })).toBeVisible();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    // Enter now would pick Ada for "Hopper": it waits for the results instead.
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onChange).not.toHaveBeenCalled();
+
+    await settle();
+    expect(screen.getByRole('option', { name: /grace@example.com/ })).toBeVisible();
+    expect(screen.queryByRole('option', { name: /ada@example.com/ })).not.toBeInTheDocument();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onChange).toHaveBeenCalledWith('grace@example.com');
   });
 });

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Loader2, UserRound, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 
@@ -59,7 +59,13 @@ export function UserPicker({
   const [term, setTerm] = useState('');
   const [active, setActive] = useState(0);
   const debounced = useDebounced(term, 200);
-  const query = useQuery({ ...userSearchQueryOptions(debounced), enabled: open });
+  // The last results stay listed while the next search runs (the popup says it is busy), so the
+  // list does not empty and refill under the pointer on every keystroke.
+  const query = useQuery({
+    ...userSearchQueryOptions(debounced),
+    enabled: open,
+    placeholderData: keepPreviousData,
+  });
   const users: User[] = query.data?.items ?? [];
   const activeUser = users[Math.min(active, users.length - 1)];
   const settling = open && (term !== debounced || query.isFetching);
@@ -81,9 +87,10 @@ export function UserPicker({
       event.preventDefault();
       setActive((i) => Math.max(i - 1, 0));
     } else if (event.key === 'Enter' && open) {
-      // Enter picks the highlighted person instead of submitting the surrounding form.
+      // Enter picks the highlighted person instead of submitting the surrounding form; never
+      // while the results settle: the list still shows the previous term's people.
       event.preventDefault();
-      if (activeUser) pick(activeUser);
+      if (activeUser && !settling) pick(activeUser);
     } else if (event.key === 'Escape' && open) {
       event.preventDefault();
       event.stopPropagation();
