@@ -141,6 +141,18 @@ describe('startLivePoll', () => {
     poll.stop();
   });
 
+  it('skips its ticks while held, and checks again at the first tick after', async () => {
+    const check = vi.fn(() => Promise.resolve());
+    let isHeld = true;
+    const poll = startLivePoll({ intervalMs: 1000, check, visibility, held: () => isHeld });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(check).not.toHaveBeenCalled();
+    isHeld = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(check).toHaveBeenCalledTimes(1);
+    poll.stop();
+  });
+
   it('pauses while hidden and checks at once when shown again', async () => {
     const check = vi.fn(() => Promise.resolve());
     const poll = startLivePoll({ intervalMs: 1000, check, visibility });

@@ -207,8 +207,8 @@ export interface LivePoll {
  * when a check ends; a check asked for (`checkNow`, the page shown again) runs at once, but never
  * sooner than `minGapMs` after the last one started, and one asked for while one runs is run once
  * after it (never queued more), so a burst of change events costs at most one request per
- * `minGapMs`. The timer stops while the page is hidden. A failed check is not retried early: the
- * next interval tries again.
+ * `minGapMs`. The timer stops while the page is hidden, and a tick is skipped while `held`. A
+ * failed check is not retried early: the next interval tries again.
  *
  * @example
  * const poll = startLivePoll({ intervalMs: 20_000, check: (signal) => pollFirstPage(signal) });
@@ -219,11 +219,14 @@ export function startLivePoll({
   minGapMs = LIVE_MIN_GAP_MS,
   check,
   visibility = documentVisibility,
+  held = () => false,
 }: {
   intervalMs: number;
   minGapMs?: number;
   check: (signal: AbortSignal) => Promise<unknown>;
   visibility?: VisibilitySource;
+  /** True while the checks are held (a bulk run is writing the list's records): a tick is skipped. */
+  held?: () => boolean;
 }): LivePoll {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: AbortController | undefined;
@@ -250,6 +253,10 @@ export function startLivePoll({
     clearTimeout(timer);
     timer = undefined;
     if (stopped) return;
+    if (held()) {
+      wait(intervalMs);
+      return;
+    }
     const controller = new AbortController();
     running = controller;
     lastStart = Date.now();

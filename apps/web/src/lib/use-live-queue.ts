@@ -12,7 +12,7 @@ import {
   mergeFresh,
   startLivePoll,
 } from '@/lib/live-queue.ts';
-import { watchLiveQueue } from '@/queries/live-queue.ts';
+import { isLiveQueueHeld, watchLiveQueue } from '@/queries/live-queue.ts';
 
 /** What the last poll found that waits for the user: the fresh records and the polled page. */
 interface Pending {
@@ -146,7 +146,11 @@ export function useLiveQueue({
       if (loaded.length === 0 && found.fresh.length > 0) merge(next);
       else setPending(found.fresh.length > 0 ? next : NOTHING);
     };
-    const poll = startLivePoll({ intervalMs: LIVE_POLL_INTERVAL_MS, check });
+    const poll = startLivePoll({
+      intervalMs: LIVE_POLL_INTERVAL_MS,
+      check,
+      held: () => isLiveQueueHeld(recordType, alias),
+    });
     const unwatch = watchLiveQueue(recordType, alias, poll.checkNow);
     return () => {
       unwatch();

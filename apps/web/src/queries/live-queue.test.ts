@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { checkLiveQueueNow, holdLiveQueue, watchLiveQueue } from './live-queue.ts';
+import { checkLiveQueueNow, holdLiveQueue, isLiveQueueHeld, watchLiveQueue } from './live-queue.ts';
 
 describe('holdLiveQueue', () => {
   it("holds news-triggered checks of one definition's lists until every hold is released", () => {
@@ -14,7 +14,9 @@ describe('holdLiveQueue', () => {
     const second = holdLiveQueue('apps', 'hold-tickets');
 
     expect(checkLiveQueueNow('apps', 'hold-tickets')).toBe(0);
+    expect(isLiveQueueHeld('apps', 'hold-tickets')).toBe(true);
     // Another definition's lists are not held.
+    expect(isLiveQueueHeld('tasks', 'hold-tasks')).toBe(false);
     expect(checkLiveQueueNow('tasks', 'hold-tasks')).toBe(1);
     first();
     first(); // a second call of the same release changes nothing
@@ -22,6 +24,7 @@ describe('holdLiveQueue', () => {
     expect(tickets).not.toHaveBeenCalled();
 
     second();
+    expect(isLiveQueueHeld('apps', 'hold-tickets')).toBe(false);
     expect(checkLiveQueueNow('apps', 'hold-tickets')).toBe(1);
     expect(tickets).toHaveBeenCalledTimes(1);
     expect(tasks).toHaveBeenCalledTimes(1);

@@ -44,11 +44,17 @@ export function checkLiveQueueNow(recordType: string, alias: string): number {
   return set?.size ?? 0;
 }
 
+/** Whether a definition's lists are held ({@link holdLiveQueue}): their own poll skips its ticks. */
+export function isLiveQueueHeld(recordType: string, alias: string): boolean {
+  return held.has(keyOf(recordType, alias));
+}
+
 /**
- * Holds the news-triggered checks of a definition's lists until the returned release is called
- * (idempotent; holds nest). A bulk run holds its definition: each of its own writes comes back as
- * news, and a re-read of the list per couple of seconds would spend the service's rate limit and
- * the machine on a page the run refreshes when it ends anyway. The lists' own poll goes on.
+ * Holds the checks of a definition's lists until the returned release is called (idempotent;
+ * holds nest): news-triggered ones, and the lists' own poll ({@link isLiveQueueHeld}). A bulk run
+ * holds its definition: each of its own writes comes back as news, and a re-read of the list per
+ * couple of seconds (or per poll, in a run longer than its interval) would spend the service's
+ * rate limit and the machine on a page the run refreshes when it ends anyway.
  *
  * @example
  * const release = holdLiveQueue('apps', 'support-tickets');
