@@ -251,7 +251,8 @@ export async function startBff(options: BffOptions): Promise<Bff> {
       `BFF ${options.name}`,
       async () => (await fetch(`http://127.0.0.1:${port}/bff/health`)).ok,
       child,
-      60_000,
+      // As long as the API is given (below): beside three CPU hogs a BFF took over 60 s to start.
+      120_000,
     );
   } catch (error) {
     await stop();
