@@ -38,7 +38,7 @@ export function watchLiveQueue(recordType: string, alias: string, check: () => v
  * checkLiveQueueNow('apps', 'support-tickets');
  */
 export function checkLiveQueueNow(recordType: string, alias: string): number {
-  if (held.has(keyOf(recordType, alias))) return 0;
+  if (isLiveQueueHeld(recordType, alias)) return 0;
   const set = watchers.get(keyOf(recordType, alias));
   for (const check of set ?? []) check();
   return set?.size ?? 0;

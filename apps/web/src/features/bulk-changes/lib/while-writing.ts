@@ -1,6 +1,7 @@
 // What a bulk run and a bulk undo both do while their writes go out: the outcomes reach the dialog
 // in batches, not one render (and layout) of it per record, and the definition's lists hold their
-// news-triggered re-reads (each write comes back as news; the dialog refreshes them when done).
+// re-reads, news-triggered and polled (each write comes back as news; the dialog refreshes them
+// when done).
 import { batchedAppend } from '@/lib/batched-append.ts';
 import { holdLiveQueue } from '@/queries/live-queue.ts';
 
