@@ -52,8 +52,12 @@ test.describe('sign-in and session', () => {
     tickets,
     creds,
   }) => {
+    // The form asks `/bff/config` (its regions) once it is shown: on a busy machine that request
+    // can start after the redirect, so the listening begins once it has been answered.
+    const configAnswered = page.waitForResponse((r) => new URL(r.url()).pathname === '/bff/config');
     await page.goto(tickets.url);
     await expect(page).toHaveURL(/\/sign-in\?redirect=/);
+    await configAnswered;
     const asked: string[] = [];
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
