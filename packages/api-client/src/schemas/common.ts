@@ -1,10 +1,5 @@
 import { z } from 'zod';
 
-/** Timestamps on the wire: `YYYY-MM-DDTHH:MM:SS.SSSZ` (UTC, millisecond precision). */
-export const TimestampSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'Expected YYYY-MM-DDTHH:MM:SS.SSSZ');
-
 // The reply schemas of this entry point accept every reply the hosted API's published OpenAPI
 // allows: that document marks no response property as required, so none is here unless a client
 // cannot work without it, and then the parse error names it. Missing keys get neutral defaults,
