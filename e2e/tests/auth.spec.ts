@@ -47,7 +47,7 @@ test.describe('sign-in and session', () => {
     expect(scripts.filter((p) => /\/_alias-[\w-]+\.js$/.test(p))).toHaveLength(1);
   });
 
-  test('signing in goes on with the session the sign-in answered, without asking for it again', async ({
+  test('signing in brings the session, the definitions and the first rows along, and asks for none of them again', async ({
     page,
     tickets,
     creds,
@@ -58,16 +58,24 @@ test.describe('sign-in and session', () => {
     await page.goto(tickets.url);
     await expect(page).toHaveURL(/\/sign-in\?redirect=/);
     await configAnswered;
-    const asked: string[] = [];
+    const asked: URL[] = [];
     page.on('request', (request) => {
-      const { pathname } = new URL(request.url());
-      if (pathname.startsWith('/bff/') || pathname.startsWith('/api/')) asked.push(pathname);
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/bff/') || url.pathname.startsWith('/api/')) asked.push(url);
     });
     await signIn(page, creds.admin);
-    await expect(page.getByTestId('records-status')).toBeVisible();
-    expect(asked[0]).toBe('/bff/login');
-    expect(asked).toContain(`/api/v1/${tickets.recordType}/${tickets.alias}`);
-    expect(asked).not.toContain('/bff/session');
+    await expect(page.getByTestId('records-status')).toContainText(/loaded/);
+    await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
+    expect(asked[0]?.pathname).toBe('/bff/login');
+    const paths = asked.map((url) => url.pathname);
+    expect(paths).not.toContain('/bff/session');
+    expect(paths).not.toContain('/bff/definitions');
+    // The list's first page came with the sign-in (a one-record search for a count may follow).
+    const listPath = `/api/v1/${tickets.recordType}/${tickets.alias}`;
+    const pages = asked.filter(
+      (url) => url.pathname === listPath && url.searchParams.get('first') !== '1',
+    );
+    expect(pages.map((url) => url.search)).toEqual([]);
   });
 
   test('signing out ends the session', async ({ page, login }) => {

@@ -50,6 +50,7 @@ import { historyStore } from './routes/history/history.store.ts';
 import { createOpenApiRouter } from './routes/openapi/openapi.index.ts';
 import { unsafeTargetReason } from './routes/proxy/proxy-rules.ts';
 import { createProxyRouter } from './routes/proxy/proxy.index.ts';
+import { RecordCopies } from './routes/proxy/record-copies.ts';
 import { createSavedViewsRouter } from './routes/saved-views/saved-views.index.ts';
 import { createStaticRouter } from './routes/static/static.index.ts';
 import { createWorkspaceRouter } from './routes/workspace/workspace.index.ts';
@@ -139,6 +140,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const api = createSessionApi({ config, sessions, tokens, fetch: doFetch, random });
   const workspace = workspaceStore(store.db);
+  // The records just proxied to each session (ADR 0029): filled by the proxy and the sign-in.
+  const copies = new RecordCopies(config.recordCopies, clock);
   // Authority and visibility as they are now, not as they were at sign-in (ADR 0027).
   const identities = identitiesSource({
     file: config.identitiesFile,
@@ -223,6 +226,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       // Only when the BFF's own calls use the pool: an injected fetch would not take the spares.
       ...(deps.fetch ? {} : { warm: (region: Region) => warmConnections(agents, region.apiUrl) }),
       signIns,
+      workspace,
+      copies,
     }),
   );
   app.route(
@@ -277,6 +282,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
           : undefined,
       definitionOf,
       agents,
+      copies,
     }),
   );
   app.route('/', createStaticRouter(config.publicDir));

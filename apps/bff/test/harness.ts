@@ -117,6 +117,8 @@ export async function createHarness(
       region?: string;
       cookie?: string;
       email?: string;
+      /** The console page the sign-in leads to (`LoginRequest.next`). */
+      next?: string;
       /** The client's address (app.request only; over a socket it is the loopback peer). */
       address?: string;
     } = {},
@@ -138,6 +140,7 @@ export async function createHarness(
           clientSecret: input.clientSecret ?? CLIENT_SECRET,
           region: input.region ?? 'default',
           ...(input.email === undefined ? {} : { email: input.email }),
+          ...(input.next === undefined ? {} : { next: input.next }),
         }),
       },
       env,

@@ -15,7 +15,7 @@ import type {
   UpdateViewInput,
   ViewSharesInput,
 } from './schemas/bff-saved-views.ts';
-import type { LoginInput, SampleInput } from './schemas/bff.ts';
+import type { LoginRequest, SampleInput } from './schemas/bff.ts';
 import type { RecordType } from './schemas/common.ts';
 import type { Definition } from './schemas/records.ts';
 import { createTransport, path } from './client/transport.ts';
@@ -76,7 +76,7 @@ export function createBffClient(options: BffClientOptions = {}) {
      * `POST /bff/login`: checks the credentials with the API and starts a session cookie. ApiError
      * 400 (a field, named in `errors`), 401 (refused), 429 (too many attempts, with `retryAfter`).
      */
-    login: (input: LoginInput, opts?: CallOptions) =>
+    login: (input: LoginRequest, opts?: CallOptions) =>
       json(
         { method: 'POST', path: '/bff/login', json: input, signal: opts?.signal },
         LoginResultSchema,

@@ -30,6 +30,16 @@ export async function sessionDefinitions(
     (client, callSignal) => client.listDefinitions({ signal: callSignal }),
     signal,
   );
-  // Our API names `id` as the handle field; an older one may not say so.
-  return list.items.map((d) => (d.handleField ? d : { ...d, handleField: 'id' }));
+  return withHandleFields(list.items);
+}
+
+/**
+ * The upstream's definitions with a handle field each: our API names `id` as the handle field;
+ * an older one may not say so.
+ *
+ * @example
+ * withHandleFields([{ ...definition, handleField: undefined }])[0].handleField; // 'id'
+ */
+export function withHandleFields(items: Definition[]): Definition[] {
+  return items.map((d) => (d.handleField ? d : { ...d, handleField: 'id' }));
 }

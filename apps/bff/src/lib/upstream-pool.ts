@@ -24,8 +24,13 @@ export const SPARE_IDLE_MS = 4_000;
  */
 export const IDLE_CONNECTION_MS = 30_000;
 
-/** Connections kept ready for a region at sign-in: the first screen reads two things at once. */
-export const WARM_CONNECTIONS = 2;
+/**
+ * Connections opened for a region while a sign-in's token request travels: one each for what the
+ * sign-in then reads at once (`/v1/me`, the definitions, the first page). The token's own
+ * connection is not counted on: through the bench's delay link it was not there to reuse, and
+ * the third read paid a handshake after the other two (`pnpm bench -- remote`, issue 27).
+ */
+export const WARM_CONNECTIONS = 3;
 
 /**
  * Connections opened ahead of need, per origin (`host:port`), handed to the agent when it would

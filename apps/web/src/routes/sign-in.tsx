@@ -2,11 +2,12 @@ import { createFileRoute, redirect, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { z } from 'zod';
 
-import type { Session } from '@/features/auth/api/session.ts';
+import type { LoginResult } from '@/features/auth/api/session.ts';
 import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { SignInForm } from '@/features/auth/components/sign-in-form.tsx';
 import { whenIdle } from '@/lib/when-idle.ts';
 
+import { handOverFirstPage } from './-components/first-page-handoff.ts';
 import { preloadRouteCode } from './-components/preload-route-code.ts';
 import { safeRedirect } from './-components/safe-redirect.ts';
 import { startShell } from './-components/start-shell.ts';
@@ -38,10 +39,12 @@ function SignInPage() {
     [router, target],
   );
 
-  function handleSignedIn(session: Session) {
+  function handleSignedIn(result: LoginResult) {
     // A new identity: nothing cached under the previous session may leak into this one.
     queryClient.clear();
-    startShell(queryClient, session);
+    startShell(queryClient, result);
+    // The first rows of the list it leads to came along (the BFF read them): no request of its own.
+    if (result.firstPage) handOverFirstPage(queryClient, result.firstPage);
     router.history.push(safeRedirect(target));
   }
 
@@ -61,7 +64,7 @@ function SignInPage() {
               {expired ? 'Your session expired. ' : ''}Sign in to continue where you were.
             </p>
           )}
-          <SignInForm onSignedIn={handleSignedIn} />
+          <SignInForm next={safeRedirect(target)} onSignedIn={handleSignedIn} />
         </div>
         <p className="text-muted-foreground mt-4 text-center text-xs">
           Your secret is checked by the server and never stored in this browser.

@@ -3,7 +3,8 @@
 // description the console reads instead of the upstream's definitions.
 import { z } from 'zod';
 
-import { DefinitionSchema } from './records.ts';
+import { RecordTypeSchema } from './common.ts';
+import { DefinitionSchema, RecordPagedListSchema } from './records.ts';
 
 /**
  * What the upstream API of a region is: `extended` (our workspace API with its extensions) or
@@ -102,10 +103,38 @@ export const LoginInputSchema = z.object({
 export type LoginInput = z.input<typeof LoginInputSchema>;
 
 /**
- * `POST /bff/login` reply: the session it started, as `GET /bff/session` would answer it, so the
- * console goes on without asking for it again.
+ * `POST /bff/login` body: the form's fields and `next`, the console page the sign-in leads to
+ * (a path on the console's origin): where that is a records list, the BFF reads its first page
+ * beside the person's identity and answers it with the session (`LoginResult.firstPage`).
  */
-export const LoginResultSchema = SessionSchema;
+export type LoginRequest = LoginInput & { next?: string };
+
+/**
+ * The first page of a records list a sign-in brought along: the list as the BFF read it (the sort
+ * dropped where the service cannot sort) and the record search's reply.
+ */
+export const SignInFirstPageSchema = z.object({
+  request: z.object({
+    recordType: RecordTypeSchema,
+    alias: z.string(),
+    filter: z.string().optional(),
+    sort: z.string().optional(),
+    first: z.number(),
+  }),
+  page: RecordPagedListSchema,
+});
+export type SignInFirstPage = z.infer<typeof SignInFirstPageSchema>;
+
+/**
+ * `POST /bff/login` reply: the session it started, as `GET /bff/session` would answer it, so the
+ * console goes on without asking for it again; with the definitions (`GET /bff/definitions`'s
+ * items) and the asked first page (the record search's reply) when they were read in time.
+ * Either is absent when its read failed or was slow: the console then asks for it itself.
+ */
+export const LoginResultSchema = SessionSchema.extend({
+  definitions: z.array(DefinitionSchema).optional(),
+  firstPage: SignInFirstPageSchema.optional(),
+});
 export type LoginResult = z.infer<typeof LoginResultSchema>;
 
 /** `GET /bff/config`: what the sign-in form offers (no session needed). */

@@ -6,7 +6,7 @@ import type {
   LoginResult,
   Session,
 } from '@wsc/api-client';
-import { capabilitiesFor, LoginInputSchema } from '@wsc/api-client';
+import { capabilitiesFor } from '@wsc/api-client';
 
 import type { SessionRecord } from '../../db/store.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -17,6 +17,9 @@ import type { ProfileDetector } from '../../lib/profiles.ts';
 import type { FailureLimiter } from '../../lib/rate-limit.ts';
 import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenStyles } from '../../lib/upstream-auth.ts';
+import type { WorkspaceStore } from '../../lib/workspace-store.ts';
+import type { RecordCopies } from '../proxy/record-copies.ts';
+import type { FirstReads } from './first-reads.ts';
 import type { SignedIn, SignInDeps } from './sign-in-upstream.ts';
 import { requestClient } from '../../lib/client-address.ts';
 import { createRouter } from '../../lib/create-app.ts';
@@ -27,6 +30,9 @@ import { jsonBodyLimit } from '../../middlewares/body-limit.ts';
 import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
+import { firstPageOf } from './first-page-of.ts';
+import { keepFirstPage, readFirst } from './first-reads.ts';
+import { LoginRequestSchema } from './login-request.ts';
 import { signInUpstream } from './sign-in-upstream.ts';
 
 /** Sign-in bodies: an id, a secret, a region and an email fit many times over (DESIGN.md §6). */
@@ -69,7 +75,7 @@ function sessionReply(record: SessionRecord, config: BffConfig): Session {
  * The `/bff` router.
  *
  * @example
- * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger, profiles, tokenStyles, signIns }));
+ * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger, profiles, tokenStyles, signIns, workspace, copies }));
  */
 export function createAuthRouter(deps: {
   config: BffConfig;
@@ -83,6 +89,10 @@ export function createAuthRouter(deps: {
   warm?: SignInDeps['warm'];
   /** Sign-ins per credential (ADR 0027): past it, 429 before the upstream is asked. */
   signIns: SignInRate;
+  /** A hosted region's definitions, answered with the sign-in. */
+  workspace: WorkspaceStore;
+  /** The proxy's per-session record copies: the first page read at sign-in goes there too. */
+  copies?: RecordCopies;
 }) {
   const { config, sessions, limiter, logger, profiles } = deps;
   const router = createRouter();
@@ -127,7 +137,7 @@ export function createAuthRouter(deps: {
         c,
         'The body must be JSON: {clientId, clientSecret, region, email?}',
       );
-      const parsed = LoginInputSchema.safeParse(body);
+      const parsed = LoginRequestSchema.safeParse(body);
       const rawRegion = (body as { region?: unknown } | null)?.region;
       const region = config.regions.find((r) => r.id === rawRegion);
       const problems: FieldProblem[] = parsed.success ? [] : fieldProblems(parsed.error.issues);
@@ -152,15 +162,27 @@ export function createAuthRouter(deps: {
       const input = parsed.data;
       deps.signIns.check(region.id, input.clientId);
 
-      let signedIn: SignedIn;
+      let signedIn: SignedIn & { alongside?: FirstReads };
       try {
-        signedIn = await signInUpstream(deps, {
-          region,
-          clientId: input.clientId,
-          clientSecret: input.clientSecret,
-          email: input.email,
-          requestId: c.var.requestId,
-        });
+        signedIn = await signInUpstream(
+          deps,
+          {
+            region,
+            clientId: input.clientId,
+            clientSecret: input.clientSecret,
+            email: input.email,
+            requestId: c.var.requestId,
+          },
+          (token, profile, signal) =>
+            readFirst(deps, {
+              region,
+              profile,
+              token,
+              firstPage: firstPageOf(input.next),
+              requestId: c.var.requestId,
+              signal,
+            }),
+        );
       } catch (error) {
         if (error instanceof CredentialsRejectedError) {
           await limiter.recordFailure(address);
@@ -207,7 +229,12 @@ export function createAuthRouter(deps: {
         identity: user.identity,
         owner: ownerId,
       });
-      const reply: LoginResult = sessionReply(record, config);
+      const reads = signedIn.alongside ?? {};
+      if (deps.copies) {
+        const { maxListBytes } = config.recordCopies;
+        keepFirstPage(deps.copies, record.idHash, reads, maxListBytes);
+      }
+      const reply: LoginResult = { ...sessionReply(record, config), ...reads };
       return c.json(reply, 200, {
         'set-cookie': sessionCookie(id, Math.floor(config.absoluteTimeoutMs / 1000)),
         'cache-control': 'no-store',

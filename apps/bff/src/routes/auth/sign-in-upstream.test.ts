@@ -1,8 +1,8 @@
 // Sign-in at the floor (DESIGN.md section 7), on a real upstream socket that counts connections:
 // the proxy and the BFF's own calls share one pool per region, warmed while the token request
-// travels, so the first screen after a sign-in (a proxied list and the definitions, at once)
-// opens no connection of its own; and the hosted person's look-up goes out beside the profile
-// probe, not after it.
+// travels, so the sign-in's reads beside `/v1/me` (the definitions, the first page) and what the
+// console reads after it open no connection of their own; and the hosted person's look-up goes
+// out beside the profile probe, not after it.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -11,9 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { FakeUpstream } from '../../../test/fake-upstream.ts';
 import type { Harness } from '../../../test/harness.ts';
-import { CLIENT_ID, CLIENT_SECRET, ME } from '../../../test/fake-upstream.ts';
+import { ME } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { regionFor } from '../../lib/config.ts';
+import { WARM_CONNECTIONS } from '../../lib/upstream-pool.ts';
 
 type Upstream = {
   server: Server;
@@ -110,31 +111,41 @@ async function setUp(mode: Upstream['mode'], profile: 'auto' | 'extended' = 'aut
 }
 
 describe('one warm pool per region', () => {
-  it('a sign-in opens the connections the first screen uses: none is opened after it', async () => {
-    const { upstream, h } = await setUp('extended');
-    const { res, cookie } = await h.login({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  it('a sign-in reads its first screen beside `/v1/me` on connections opened while the token travelled', async () => {
+    const { upstream, h } = await setUp('extended', 'extended');
+    // `/v1/me`, the definitions and the first page are all held until all three have come in:
+    // each on a connection of its own, at once.
+    const held = ['/v1/me', '/v1/definitions', '/v1/apps/support'].map((path) =>
+      holdAnswers(upstream, path),
+    );
+    const signIn = h.login({ next: '/records/apps/support' });
+    await Promise.all(held.map((one) => one.came));
+    for (const one of held) one.release();
+    const { res, cookie } = await signIn;
     expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      firstPage?: { page: { items: unknown[] } };
+      definitions?: unknown[];
+    };
+    expect(body.firstPage?.page.items).toHaveLength(1);
+    expect(body.definitions).toEqual([]);
+    expect(upstream.seen[0]).toBe('POST /oauth/token');
+    expect(upstream.seen.slice(1).sort()).toEqual([
+      'GET /v1/apps/support',
+      'GET /v1/definitions',
+      'GET /v1/me',
+    ]);
+    // Three reads at once, each on a connection of its own: the ones warmed while the token
+    // travelled (the token's own, where it could be reused, among them).
     const atSignIn = upstream.connections;
+    expect(atSignIn).toBeGreaterThanOrEqual(3);
+    expect(atSignIn).toBeLessThanOrEqual(1 + WARM_CONNECTIONS);
 
-    // The console's first screen: a proxied list and the definitions, both in flight at once.
-    const list = holdAnswers(upstream, '/v1/apps/support');
-    const definitions = holdAnswers(upstream, '/v1/definitions');
+    // What the console reads next (a list and the definitions at once) opens nothing more.
     const rows = h.api('/api/v1/apps/support?first=50', { cookie });
     const described = h.api('/bff/definitions', { cookie });
-    await Promise.all([list.came, definitions.came]);
-    list.release();
-    definitions.release();
     expect((await rows).status).toBe(200);
     expect((await described).status).toBe(200);
-
-    expect(upstream.seen).toEqual([
-      'POST /oauth/token',
-      'GET /v1/me',
-      ...(upstream.seen.indexOf('GET /v1/definitions') === 2
-        ? ['GET /v1/definitions', 'GET /v1/apps/support']
-        : ['GET /v1/apps/support', 'GET /v1/definitions']),
-    ]);
-    expect(atSignIn).toBe(2);
     expect(upstream.connections - atSignIn).toBe(0);
   });
 
@@ -144,13 +155,11 @@ describe('one warm pool per region', () => {
     const first = upstream.connections;
     expect((await h.login()).res.status).toBe(200);
     expect(upstream.connections).toBe(first);
-    // A configured profile: the token, then `/v1/me`, nothing else.
-    expect(upstream.seen).toEqual([
-      'POST /oauth/token',
-      'GET /v1/me',
-      'POST /oauth/token',
-      'GET /v1/me',
-    ]);
+    // A configured profile: the token, then `/v1/me` and the definitions together.
+    expect(upstream.seen[0]).toBe('POST /oauth/token');
+    expect(upstream.seen.slice(1, 3).sort()).toEqual(['GET /v1/definitions', 'GET /v1/me']);
+    expect(upstream.seen[3]).toBe('POST /oauth/token');
+    expect(upstream.seen.slice(4).sort()).toEqual(['GET /v1/definitions', 'GET /v1/me']);
   });
 });
 
@@ -177,6 +186,7 @@ describe('sign-in steps that do not depend on each other run together', () => {
     const { res } = await h.login();
     expect(res.status).toBe(200);
     expect(((await res.json()) as { user: { identity: string } }).user.identity).toBe('api');
-    expect(upstream.seen).toEqual(['POST /oauth/token', 'GET /v1/me']);
+    // The definitions need the profile, which the probe told: they go after it.
+    expect(upstream.seen).toEqual(['POST /oauth/token', 'GET /v1/me', 'GET /v1/definitions']);
   });
 });

@@ -1,7 +1,8 @@
 // The upstream calls of a sign-in, as few round trips after one another as their dependencies
 // allow (DESIGN.md section 7): the connections are warmed while the token request travels;
 // everything else needs the token, then the profile probe (which is `GET /v1/me` itself, so its
-// answer is the person in the extended profile) and a hosted person's look-up go out together.
+// answer is the person in the extended profile) and a hosted person's look-up go out together,
+// beside the reads the console needs first (definitions, the first page: first-reads.ts).
 import type { Profile, SessionUser } from '@wsc/api-client';
 
 import type { Clock } from '../../lib/clock.ts';
@@ -83,13 +84,42 @@ async function identify(deps: SignInDeps, input: SignInInput, token: string): Pr
 }
 
 /**
- * The token, profile and person of a sign-in. Throws what fetchToken, the profile probe and
- * fetchMe throw (CredentialsRejectedError, UpstreamUnavailableError) for the route to answer.
+ * Reads that need only the token and the profile, started beside the identity when the region's
+ * profile is already known, else once the identity has told it. They never reject, and settle
+ * soon after `signal` aborts, with what they had.
+ */
+export type Alongside<T> = (token: string, profile: Profile, signal: AbortSignal) => Promise<T>;
+
+/** How long a sign-in waits for its reads alongside once the person is known (then aborts them). */
+export const ALONGSIDE_GRACE_MS = 1_000;
+
+/**
+ * `reads`, given `ms` more: then they are aborted, and answer what they had (a read that aborts
+ * is left out): a slow read is the console's to make, not a reason to hold the sign-in.
+ */
+async function within<T>(reads: Promise<T>, ms: number, controller: AbortController): Promise<T> {
+  const timer = setTimeout(() => controller.abort(), ms);
+  timer.unref?.();
+  try {
+    return await reads;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The token, profile and person of a sign-in, and what `alongside` read with the token. Throws
+ * what fetchToken, the profile probe and fetchMe throw (CredentialsRejectedError,
+ * UpstreamUnavailableError) for the route to answer.
  *
  * @example
  * const signedIn = await signInUpstream(deps, { region, clientId, clientSecret, email, requestId });
  */
-export async function signInUpstream(deps: SignInDeps, input: SignInInput): Promise<SignedIn> {
+export async function signInUpstream<T = never>(
+  deps: SignInDeps,
+  input: SignInInput,
+  alongside?: Alongside<T>,
+): Promise<SignedIn & { alongside?: T }> {
   const { config } = deps;
   // Before the token request: its round trip covers the handshakes of the connections the
   // first screen's parallel reads will use.
@@ -103,10 +133,25 @@ export async function signInUpstream(deps: SignInDeps, input: SignInInput): Prom
     timeoutMs: config.upstreamTimeoutMs,
     styles: deps.tokenStyles,
   });
-  const person = await identify(deps, input, token.access_token);
+  const controller = new AbortController();
+  const known = deps.profiles.known(input.region);
+  const early =
+    alongside && known ? alongside(token.access_token, known, controller.signal) : undefined;
+  let person: Person;
+  try {
+    person = await identify(deps, input, token.access_token);
+  } catch (error) {
+    controller.abort();
+    throw error;
+  }
+  const reads =
+    early && person.profile === known
+      ? early
+      : alongside?.(token.access_token, person.profile, controller.signal);
   return {
     accessToken: token.access_token,
     tokenRefreshAt: tokenRefreshTime(issuedAt, token.expires_in, config.tokenRefreshRatio),
     ...person,
+    ...(reads ? { alongside: await within(reads, ALONGSIDE_GRACE_MS, controller) } : {}),
   };
 }

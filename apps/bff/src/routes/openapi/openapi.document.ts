@@ -12,7 +12,6 @@ import {
   BulkUndoResultSchema,
   CreateBulkRunSchema,
   CreateViewSchema,
-  LoginInputSchema,
   LoginResultSchema,
   ProblemSchema,
   SampleInputSchema,
@@ -38,6 +37,7 @@ import {
 import { DefinitionListSchema, DefinitionSchema } from '@wsc/api-client/strict';
 
 import { SESSION_COOKIE } from '../../lib/sessions.ts';
+import { LoginRequestSchema } from '../auth/login-request.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -133,7 +133,7 @@ export const BFF_OPERATIONS: Operation[] = [
       'Sign in with an API client ID and secret; sets the session cookie (the secret stays here)',
     tag: 'Session',
     auth: false,
-    body: LoginInputSchema,
+    body: LoginRequestSchema,
     responses: {
       200: {
         description: 'Signed in; `Set-Cookie` carries the session',

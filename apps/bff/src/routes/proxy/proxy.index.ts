@@ -301,6 +301,8 @@ export function createProxyRouter(deps: {
   definitionOf?: CaptureDeps['definitionOf'];
   /** The connection pools to the API, shared with the BFF's own calls (lib/upstream-pool.ts). */
   agents?: UpstreamAgents;
+  /** The per-session record copies, shared with the sign-in (which keeps its first page). */
+  copies?: RecordCopies;
   clock?: Clock;
 }) {
   const { config, sessions, tokens, logger, metrics, recordChange } = deps;
@@ -309,7 +311,7 @@ export function createProxyRouter(deps: {
   // Per app, so the pools' size follows this BFF's region cap (see createUpstreamAgents).
   const agents = deps.agents ?? createUpstreamAgents(config.inFlight.perRegion);
   const inFlight = createInFlightLimiter();
-  const copies = new RecordCopies(config.recordCopies, clock);
+  const copies = deps.copies ?? new RecordCopies(config.recordCopies, clock);
   const handleFieldOf: HandleFieldOf = deps.handleFieldOf ?? (async () => undefined);
   const filler = new RecordCopyFiller(copies, config.recordCopies, handleFieldOf, clock.now);
   const captureDeps: CaptureDeps = {

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { capabilitiesFor } from '@wsc/api-client';
+import { capabilitiesFor, RecordPagedListSchema } from '@wsc/api-client';
 
 import type { Session } from '@/features/auth/api/session.ts';
 import { sessionQueryOptions } from '@/features/auth/api/session.ts';
@@ -53,5 +53,36 @@ describe('startShell', () => {
       expect(queryClient.getQueryData(savedViewsQueryOptions().queryKey)).toEqual([]);
     });
     expect(asked.sort()).toEqual(['/bff/definitions', '/bff/views']);
+  });
+
+  it('keeps the definitions the sign-in brought, and asks only for the views', async () => {
+    const asked: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      asked.push(new URL(String(input), 'http://console.test').pathname);
+      return jsonResponse({ items: [] });
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const page = RecordPagedListSchema.parse({
+      paging: { has_previous_page: false, has_next_page: false },
+      total: 1,
+      items: [{ cursor: 'c1', data: { id: 'SUP-1', Title: 'Printer' } }],
+    });
+
+    const request = { recordType: 'apps' as const, alias: 'support-tickets', first: 100 };
+    startShell(queryClient, {
+      ...session,
+      definitions: [ticketsDefinition],
+      firstPage: { request, page },
+    });
+
+    // The session as GET /bff/session answers it: without what came beside it.
+    expect(queryClient.getQueryData(sessionQueryOptions().queryKey)).toEqual(session);
+    expect(queryClient.getQueryData(definitionsQueryOptions().queryKey)).toEqual({
+      items: [ticketsDefinition],
+    });
+    await vi.waitFor(() =>
+      expect(queryClient.getQueryData(savedViewsQueryOptions().queryKey)).toEqual([]),
+    );
+    expect(asked).toEqual(['/bff/views']);
   });
 });

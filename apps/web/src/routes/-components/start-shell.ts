@@ -1,24 +1,29 @@
 import type { QueryClient } from '@tanstack/react-query';
 
-import type { Session } from '@/features/auth/api/session.ts';
+import type { LoginResult } from '@wsc/api-client';
+
 import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { savedViewsQueryOptions } from '@/lib/saved-views.ts';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 /**
- * Right after sign-in, the signed-in shell's first requests at once. The sign-in's reply is the
- * session, so it goes into the cache as it is (asking `GET /bff/session` again would put one more
- * round trip before the first list); the definitions and the saved views need nothing of each
- * other, so both start now and land in the cache for the shell and the first list (whose own
- * request starts as soon as its route loads).
+ * Right after sign-in, the signed-in shell's first data. The sign-in's reply is the session, so it
+ * goes into the cache as it is (asking `GET /bff/session` again would put one more round trip
+ * before the first list); so do the definitions, which the BFF read beside the person's identity
+ * (the first page it read too is the sign-in page's to keep: `keepFirstPage`). What the reply
+ * lacks is asked for at once: the definitions and the saved views need nothing of each other, so
+ * both start now and land in the cache for the shell and the first list.
  *
  * @example
  * startShell(queryClient, await login(input));
  * router.history.push(target);
  */
-export function startShell(queryClient: QueryClient, session: Session): void {
+export function startShell(queryClient: QueryClient, result: LoginResult): void {
+  const { definitions, firstPage: _page, ...session } = result;
   queryClient.setQueryData(sessionQueryOptions().queryKey, session);
   // Failures are the shell's to show where they happen, as when it starts them itself.
-  void queryClient.prefetchQuery(definitionsQueryOptions());
+  if (definitions)
+    queryClient.setQueryData(definitionsQueryOptions().queryKey, { items: definitions });
+  else void queryClient.prefetchQuery(definitionsQueryOptions());
   void queryClient.prefetchQuery(savedViewsQueryOptions());
 }

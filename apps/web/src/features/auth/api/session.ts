@@ -1,12 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 
-import type { LoginInput, Session } from '@wsc/api-client';
+import type { LoginRequest, Session } from '@wsc/api-client';
 import { ApiError } from '@wsc/api-client';
 
 import { configureApi } from '@/lib/api.ts';
 import { bff } from '@/lib/bff.ts';
 
-export type { BffConfig, LoginInput, Session, SessionUser } from '@wsc/api-client';
+export type { BffConfig, LoginInput, LoginResult, Session, SessionUser } from '@wsc/api-client';
 export { LoginInputSchema } from '@wsc/api-client';
 
 /**
@@ -55,7 +55,7 @@ export function bffConfigQueryOptions() {
  * @example
  * await login({ clientId, clientSecret, region: 'default' });
  */
-export async function login(input: LoginInput) {
+export async function login(input: LoginRequest) {
   const result = await bff.login(input);
   configureApi(result.capabilities.profile);
   return result;

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { capabilitiesFor } from '@wsc/api-client';
+import { capabilitiesFor, SignInFirstPageSchema } from '@wsc/api-client';
 
 import { jsonResponse, renderWithQuery } from '@/testing/render.tsx';
 
@@ -148,6 +148,43 @@ describe('SignInForm', () => {
       clientSecret: 's3cret',
       region: 'eu',
       email: 'ana@x.io',
+    });
+  });
+});
+
+describe('SignInForm with the page it leads to', () => {
+  it('names that page to the sign-in, and hands on the first rows that came back', async () => {
+    const firstPage = {
+      request: { recordType: 'apps', alias: 'support', filter: 'A==1', first: 100 },
+      page: { paging: { has_previous_page: false, has_next_page: false }, total: 0, items: [] },
+    };
+    const fetchMock = mockBff(() =>
+      jsonResponse({
+        user: { clientId: 'cid', role: 'ADMIN', identity: 'api' },
+        region: 'default',
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        capabilities: capabilitiesFor('extended'),
+        firstPage,
+      }),
+    );
+    const next = `/records/apps/support?filter=${encodeURIComponent('A==1')}`;
+    const onSignedIn = vi.fn();
+    const { user } = renderWithQuery(<SignInForm next={next} onSignedIn={onSignedIn} />);
+    await screen.findByRole('option', { name: 'EU' });
+    await user.type(screen.getByLabelText('Client ID'), 'cid');
+    await user.type(screen.getByLabelText('Client secret'), 's3cret');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await vi.waitFor(() =>
+      expect(onSignedIn).toHaveBeenCalledWith(
+        expect.objectContaining({ firstPage: SignInFirstPageSchema.parse(firstPage) }),
+      ),
+    );
+    const call = fetchMock.mock.calls.find(([url]) => url === '/bff/login');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+      clientId: 'cid',
+      clientSecret: 's3cret',
+      region: 'default',
+      next,
     });
   });
 });

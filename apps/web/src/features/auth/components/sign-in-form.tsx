@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { NativeSelect } from '@/components/ui/native-select.tsx';
 
-import type { LoginInput, Session } from '../api/session.ts';
+import type { LoginInput, LoginResult } from '../api/session.ts';
 import { bffConfigQueryOptions, login, LoginInputSchema } from '../api/session.ts';
 
 /**
@@ -42,7 +42,14 @@ type FieldErrors = Partial<Record<keyof LoginInput, string>>;
  * identities file at the BFF), an optional email is asked for: it names the person in the console
  * and is marked unverified; it decides nothing.
  */
-export function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+export function SignInForm({
+  next,
+  onSignedIn,
+}: {
+  /** The console page signing in leads to: the BFF reads a records list's first rows with it. */
+  next?: string | undefined;
+  onSignedIn: (result: LoginResult) => void;
+}) {
   const config = useQuery(bffConfigQueryOptions());
   const regions = config.data?.regions ?? [{ id: 'default', label: 'Default' }];
   const [regionId, setRegionId] = useState<string | undefined>(undefined);
@@ -55,7 +62,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => v
     email: useId(),
     error: useId(),
   };
-  const mutation = useMutation({ mutationFn: login, onSuccess: (session) => onSignedIn(session) });
+  const mutation = useMutation({ mutationFn: login, onSuccess: (result) => onSignedIn(result) });
 
   function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -77,7 +84,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (session: Session) => v
       return;
     }
     setFieldErrors({});
-    mutation.mutate(parsed.data);
+    mutation.mutate({ ...parsed.data, ...(next ? { next } : {}) });
   }
 
   return (

@@ -41,7 +41,7 @@ import {
 import { requestFilter } from '@/queries/request-filter.ts';
 
 import { RouteError } from '../../../-components/route-error.tsx';
-import { startFirstPageEarly } from './$alias/-components/first-page.ts';
+import { keepHandedFirstPage, startFirstPageEarly } from './$alias/-components/first-page.ts';
 
 export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
   params: {
@@ -56,6 +56,8 @@ export const Route = createFileRoute('/_auth/records/$recordType/$alias')({
   // Entering a definition's plain list opens the user's default view for it, if they have one.
   // Only on entering (not when the list is cleared in place), and never blocking on the BFF.
   beforeLoad: async ({ context, params, search, cause }) => {
+    // Right after sign-in, the first page it brought along (issue 27): no request of its own.
+    keepHandedFirstPage(context.queryClient, context.session.capabilities);
     if (cause !== 'enter' || Object.values(search).some((v) => v !== undefined)) return;
     // The plain first page travels alongside the views rather than after them (after sign-in
     // both are on their way at once); it is wasted only when a default view redirects.
@@ -120,7 +122,8 @@ function RecordsPage() {
   useEffect(
     () =>
       whenIdle(
-        () => void router.loadRouteChunk(router.routesById['/_auth/records/$recordType/$alias/$id']),
+        () =>
+          void router.loadRouteChunk(router.routesById['/_auth/records/$recordType/$alias/$id']),
       ),
     [router],
   );

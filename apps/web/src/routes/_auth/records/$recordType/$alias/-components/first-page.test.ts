@@ -1,12 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { capabilitiesFor } from '@wsc/api-client';
+import { capabilitiesFor, RecordPagedListSchema } from '@wsc/api-client';
 
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
+import { RECORDS_FIRST_PAGE_SIZE, recordSearchQueryOptions } from '@/queries/records.ts';
+import { handOverFirstPage } from '@/routes/-components/first-page-handoff.ts';
 import { jsonResponse, ticketsDefinition } from '@/testing/render.tsx';
 
-import { startFirstPageEarly } from './first-page.ts';
+import { keepHandedFirstPage, startFirstPageEarly } from './first-page.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -63,5 +65,52 @@ describe('startFirstPageEarly', () => {
       ),
     ).toBe(false);
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('keepHandedFirstPage', () => {
+  const page = RecordPagedListSchema.parse({
+    paging: { has_previous_page: false, has_next_page: false },
+    total: 1,
+    items: [{ cursor: 'c1', data: { id: 'SUP-1', Title: 'Printer' } }],
+  });
+  const request = {
+    recordType: 'apps' as const,
+    alias: 'support-tickets',
+    filter: 'Status==Open',
+    sort: '-Title',
+    first: RECORDS_FIRST_PAGE_SIZE,
+  };
+  const listOf = (queryClient: QueryClient, serverSort: boolean) =>
+    queryClient.getQueryData(
+      recordSearchQueryOptions(
+        'apps',
+        'support-tickets',
+        { filter: 'Status==Open', sort: '-Title', cursor: undefined },
+        serverSort,
+        [],
+      ).queryKey,
+    );
+
+  it('puts the page the sign-in handed over where the list’s query finds it, once', () => {
+    const queryClient = new QueryClient();
+    handOverFirstPage(queryClient, { request, page });
+    keepHandedFirstPage(queryClient, capabilitiesFor('extended'));
+    expect(listOf(queryClient, true)).toEqual({
+      pages: [page],
+      pageParams: [{ after: undefined, first: RECORDS_FIRST_PAGE_SIZE }],
+    });
+    // Taken: a list entered later reads its own page.
+    queryClient.removeQueries();
+    keepHandedFirstPage(queryClient, capabilitiesFor('extended'));
+    expect(listOf(queryClient, true)).toBeUndefined();
+  });
+
+  it('keys it without the sort where the service cannot sort', () => {
+    const queryClient = new QueryClient();
+    handOverFirstPage(queryClient, { request: { ...request, sort: undefined }, page });
+    keepHandedFirstPage(queryClient, capabilitiesFor('hosted'));
+    expect(listOf(queryClient, false)).toEqual(expect.objectContaining({ pages: [page] }));
+    expect(listOf(queryClient, true)).toBeUndefined();
   });
 });

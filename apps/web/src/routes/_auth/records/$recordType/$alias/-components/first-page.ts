@@ -5,6 +5,7 @@ import type { Capabilities, RecordType } from '@wsc/api-client';
 import type { RecordSearchParams } from '@/queries/records.ts';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 import { holdsRelativeDate, recordSearchQueryOptions } from '@/queries/records.ts';
+import { takeHandedFirstPage } from '@/routes/-components/first-page-handoff.ts';
 
 /**
  * Starts a list's first page before the definitions are loaded (a page load, a sign-in), when it
@@ -31,4 +32,32 @@ export function startFirstPageEarly(
     );
   }
   return early;
+}
+
+/**
+ * Keeps the first page the sign-in handed over, if any ({@link takeHandedFirstPage}), where the
+ * query of the list the BFF read looks for it: the list entered right after signing in shows its
+ * rows without a request of its own.
+ *
+ * @example
+ * keepHandedFirstPage(context.queryClient, context.session.capabilities); // in beforeLoad
+ */
+export function keepHandedFirstPage(
+  queryClient: QueryClient,
+  capabilities: Pick<Capabilities, 'sort'>,
+): void {
+  const handed = takeHandedFirstPage(queryClient);
+  if (!handed) return;
+  const { recordType, alias, filter, sort, first } = handed.request;
+  const options = recordSearchQueryOptions(
+    recordType,
+    alias,
+    { filter, sort, cursor: undefined },
+    capabilities.sort,
+    [],
+  );
+  queryClient.setQueryData(options.queryKey, {
+    pages: [handed.page],
+    pageParams: [{ after: undefined, first }],
+  });
 }

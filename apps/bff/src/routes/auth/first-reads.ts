@@ -1,0 +1,145 @@
+// What the console reads first once signed in, read by the sign-in itself beside the person's
+// identity (issue 27 item 4): the definitions and the first page of the list the person was sent
+// to sign in from. Both need only the fresh token, so they travel in the same round trip as `/me`
+// (or the hosted look-up), and the sign-in's answer carries them: the first rows cost no round
+// trip after it. A read that fails or is slow is left out; the console then asks for it itself.
+import type { Definition, Profile, SignInFirstPage } from '@wsc/api-client';
+import { capabilitiesFor, createApiClient } from '@wsc/api-client';
+
+import type { BffConfig } from '../../lib/config.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { Region } from '../../lib/region.ts';
+import type { WorkspaceStore } from '../../lib/workspace-store.ts';
+import type { RecordCopies } from '../proxy/record-copies.ts';
+import type { FirstPageRequest } from './first-page-of.ts';
+import { withHandleFields } from '../../lib/session-definitions.ts';
+import { hostedDefinitions } from '../../lib/workspace-store.ts';
+import { handleOf } from '../proxy/record-copy-fill.ts';
+
+/** What the sign-in read beside the identity; either part is absent when it could not be read. */
+export type FirstReads = {
+  definitions?: Definition[];
+  firstPage?: SignInFirstPage;
+};
+
+export type FirstReadsDeps = {
+  config: BffConfig;
+  fetch: typeof fetch;
+  logger: Logger;
+  workspace: WorkspaceStore;
+};
+
+/** One read's answer, or undefined (logged) when it failed: the sign-in goes on without it. */
+async function optional<T>(
+  deps: FirstReadsDeps,
+  what: string,
+  requestId: string,
+  read: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    deps.logger.info('sign-in read left to the console', {
+      requestId,
+      read: what,
+      reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown',
+    });
+    return undefined;
+  }
+}
+
+/**
+ * Reads the definitions and, when asked, the first page, with `token` as a session of `profile`
+ * would (the same requests the console would send through the proxy). Never rejects.
+ *
+ * @example
+ * const reads = readFirst(deps, { region, profile: 'extended', token, firstPage, requestId, signal });
+ */
+export async function readFirst(
+  deps: FirstReadsDeps,
+  input: {
+    region: Region;
+    profile: Profile;
+    token: string;
+    firstPage: FirstPageRequest | undefined;
+    requestId: string;
+    signal: AbortSignal;
+  },
+): Promise<FirstReads> {
+  const { region, profile, token, firstPage, requestId } = input;
+  const signal = AbortSignal.any([
+    input.signal,
+    AbortSignal.timeout(deps.config.upstreamTimeoutMs),
+  ]);
+  const client = createApiClient({
+    baseUrl: region.apiUrl,
+    profile,
+    fetch: deps.fetch,
+    getToken: () => Promise.resolve(token),
+    // A failure is the console's to meet again with its own request, not a reason to wait here.
+    retry: false,
+  });
+  const capabilities = capabilitiesFor(profile);
+  // The list as it is asked of the service: no sort where it cannot sort.
+  const list =
+    firstPage && (firstPage.recordType !== 'elements' || capabilities.elementLists)
+      ? { ...firstPage, sort: (capabilities.sort && firstPage.sort) || undefined }
+      : undefined;
+  const [definitions, page] = await Promise.all([
+    optional(deps, 'definitions', requestId, async () =>
+      profile === 'hosted'
+        ? hostedDefinitions(deps.workspace, region)
+        : withHandleFields((await client.listDefinitions({ signal })).items),
+    ),
+    list
+      ? optional(deps, 'first page', requestId, () =>
+          client.searchRecords(list.recordType, list.alias, {
+            filter: list.filter || undefined,
+            sort: list.sort,
+            first: list.first,
+            signal,
+          }),
+        )
+      : undefined,
+  ]);
+  return {
+    ...(definitions ? { definitions } : {}),
+    ...(list && page ? { firstPage: { request: withoutUndefined(list), page } } : {}),
+  };
+}
+
+/** The list without its absent parts (a JSON reply has no `undefined`). */
+function withoutUndefined(list: FirstPageRequest): FirstPageRequest {
+  return Object.fromEntries(
+    Object.entries(list).filter(([, value]) => value !== undefined),
+  ) as FirstPageRequest;
+}
+
+/**
+ * Keeps the first page's records as the session's copies, as the proxy keeps those of a list it
+ * passes on (ADR 0029): a save right after sign-in needs no read of its own for the history.
+ *
+ * @example
+ * keepFirstPage(copies, record.idHash, reads, config.recordCopies.maxListBytes);
+ */
+export function keepFirstPage(
+  copies: RecordCopies,
+  session: string,
+  reads: FirstReads,
+  maxListBytes: number,
+): void {
+  const { firstPage, definitions } = reads;
+  if (!firstPage || firstPage.page.items.length === 0) return;
+  const { request, page } = firstPage;
+  const field = definitions?.find(
+    (d) => d.recordType === request.recordType && d.alias === request.alias,
+  )?.handleField;
+  const sizes = page.items.map((item) => Buffer.byteLength(JSON.stringify(item.data)));
+  if (sizes.reduce((sum, size) => sum + size, 0) > maxListBytes) return;
+  page.items.forEach((item, i) => {
+    const handle = handleOf(item.data, field);
+    if (handle === undefined) return;
+    const key = { recordType: request.recordType, alias: request.alias, handle };
+    copies.put(session, key, item.data, undefined, sizes[i]);
+  });
+}
