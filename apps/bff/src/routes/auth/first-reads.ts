@@ -14,7 +14,7 @@ import type { RecordCopies } from '../proxy/record-copies.ts';
 import type { FirstPageRequest } from './first-page-of.ts';
 import { withHandleFields } from '../../lib/session-definitions.ts';
 import { hostedDefinitions } from '../../lib/workspace-store.ts';
-import { handleOf } from '../proxy/record-copy-fill.ts';
+import { keepListCopies } from '../proxy/record-copy-fill.ts';
 
 /** What the sign-in read beside the identity; either part is absent when it could not be read. */
 export type FirstReads = {
@@ -129,17 +129,15 @@ export function keepFirstPage(
   maxListBytes: number,
 ): void {
   const { firstPage, definitions } = reads;
-  if (!firstPage || firstPage.page.items.length === 0) return;
+  if (!firstPage) return;
   const { request, page } = firstPage;
+  const records = page.items.map((item) => item.data);
+  // As the proxy keeps a list it passed on: not past its size for a list, whole.
+  const bytes = Buffer.byteLength(JSON.stringify(records));
+  if (bytes > maxListBytes) return;
   const field = definitions?.find(
     (d) => d.recordType === request.recordType && d.alias === request.alias,
   )?.handleField;
-  const sizes = page.items.map((item) => Buffer.byteLength(JSON.stringify(item.data)));
-  if (sizes.reduce((sum, size) => sum + size, 0) > maxListBytes) return;
-  page.items.forEach((item, i) => {
-    const handle = handleOf(item.data, field);
-    if (handle === undefined) return;
-    const key = { recordType: request.recordType, alias: request.alias, handle };
-    copies.put(session, key, item.data, undefined, sizes[i]);
-  });
+  const target = { recordType: request.recordType, alias: request.alias };
+  keepListCopies(copies, session, target, records, bytes, field);
 }

@@ -66,6 +66,31 @@ export function handleOf(
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/**
+ * Keeps each record of a list page (`bytes` long as JSON) as a copy of `session`'s, the ones
+ * without a handle left out: what the proxy does with a page it passed on, and the sign-in with
+ * the first page it read.
+ *
+ * @example
+ * keepListCopies(copies, session.idHash, { recordType: 'apps', alias: 'support' }, records, 2048, undefined);
+ */
+export function keepListCopies(
+  copies: RecordCopies,
+  session: string,
+  target: { recordType: string; alias: string },
+  records: Record<string, unknown>[],
+  bytes: number,
+  field: string | undefined,
+): void {
+  if (records.length === 0) return;
+  // Each record counts as its share of the page: no second serialisation per record.
+  const share = Math.ceil(bytes / records.length);
+  for (const record of records) {
+    const handle = handleOf(record, field);
+    if (handle) copies.put(session, { ...target, handle }, record, undefined, share);
+  }
+}
+
 /** The `data` of each `{cursor, data}` item of a list page; undefined when it is no such page. */
 function listRecords(page: Record<string, unknown>): Record<string, unknown>[] | undefined {
   const items = page['items'];
@@ -194,14 +219,8 @@ export class RecordCopyFiller {
   ) {
     const page = jsonObject(bytes.toString('utf8'));
     const records = page ? listRecords(page) : undefined;
-    if (!records || records.length === 0) return;
-    // Each record counts as its share of the page: no second serialisation per record.
-    const share = Math.ceil(bytes.length / records.length);
-    for (const record of records) {
-      const handle = handleOf(record, field);
-      if (handle)
-        this.copies.put(answer.session.idHash, { ...target, handle }, record, undefined, share);
-    }
+    if (records)
+      keepListCopies(this.copies, answer.session.idHash, target, records, bytes.length, field);
   }
 
   /** The definition's handle field, looked up once per definition and region a while. */

@@ -10,7 +10,7 @@ import { definitionsQueryOptions } from '@/queries/definitions.ts';
  * Right after sign-in, the signed-in shell's first data. The sign-in's reply is the session, so it
  * goes into the cache as it is (asking `GET /bff/session` again would put one more round trip
  * before the first list); so do the definitions, which the BFF read beside the person's identity
- * (the first page it read too is the sign-in page's to keep: `keepFirstPage`). What the reply
+ * (the first page it read too is handed to the list's route: `handOverFirstPage`). What the reply
  * lacks is asked for at once: the definitions and the saved views need nothing of each other, so
  * both start now and land in the cache for the shell and the first list.
  *
