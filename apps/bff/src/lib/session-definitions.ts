@@ -1,7 +1,7 @@
 // The record definitions a session can see, as `GET /bff/definitions` answers them: the upstream's
 // `/v1/definitions` in the extended profile, the region's workspace description in the hosted one.
 // Saved views check their recordType and alias against the same list.
-import type { Definition } from '@wsc/api-client';
+import type { Definition, Profile } from '@wsc/api-client';
 
 import type { SessionRecord } from '../db/store.ts';
 import type { Region } from './region.ts';
@@ -16,30 +16,39 @@ import { hostedDefinitions } from './workspace-store.ts';
  * @example
  * const items = await sessionDefinitions({ workspace, api }, session, region, c.req.raw.signal);
  */
-export async function sessionDefinitions(
+export function sessionDefinitions(
   deps: { workspace: WorkspaceStore; api: SessionApi },
   session: SessionRecord,
   region: Region,
   signal?: AbortSignal,
 ): Promise<Definition[]> {
-  if (session.profile === 'hosted') return hostedDefinitions(deps.workspace, region);
-  const list = await deps.api.run(
-    session,
-    region,
-    'extended',
-    (client, callSignal) => client.listDefinitions({ signal: callSignal }),
-    signal,
+  return definitionsFor(session.profile, deps.workspace, region, () =>
+    deps.api.run(
+      session,
+      region,
+      'extended',
+      (client, callSignal) => client.listDefinitions({ signal: callSignal }),
+      signal,
+    ),
   );
-  return withHandleFields(list.items);
 }
 
 /**
- * The upstream's definitions with a handle field each: our API names `id` as the handle field;
- * an older one may not say so.
+ * The definitions a session of `profile` sees: the region's workspace description (hosted), or
+ * what `list` reads of the upstream's `/v1/definitions` (extended), each with a handle field: our
+ * API names `id` as the handle field; an older one may not say so. The sessions' reads
+ * ({@link sessionDefinitions}) and the sign-in's (first-reads.ts) differ only in how they ask.
  *
  * @example
- * withHandleFields([{ ...definition, handleField: undefined }])[0].handleField; // 'id'
+ * const items = await definitionsFor('extended', workspace, region, () => client.listDefinitions());
  */
-export function withHandleFields(items: Definition[]): Definition[] {
+export async function definitionsFor(
+  profile: Profile,
+  workspace: WorkspaceStore,
+  region: Region,
+  list: () => Promise<{ items: Definition[] }>,
+): Promise<Definition[]> {
+  if (profile === 'hosted') return hostedDefinitions(workspace, region);
+  const { items } = await list();
   return items.map((d) => (d.handleField ? d : { ...d, handleField: 'id' }));
 }

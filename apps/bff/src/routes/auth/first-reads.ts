@@ -12,8 +12,7 @@ import type { Region } from '../../lib/region.ts';
 import type { WorkspaceStore } from '../../lib/workspace-store.ts';
 import type { RecordCopies } from '../proxy/record-copies.ts';
 import type { FirstPageRequest } from './first-page-of.ts';
-import { withHandleFields } from '../../lib/session-definitions.ts';
-import { hostedDefinitions } from '../../lib/workspace-store.ts';
+import { definitionsFor } from '../../lib/session-definitions.ts';
 import { keepListCopies } from '../proxy/record-copy-fill.ts';
 
 /** What the sign-in read beside the identity; either part is absent when it could not be read. */
@@ -86,10 +85,8 @@ export async function readFirst(
       ? { ...firstPage, sort: (capabilities.sort && firstPage.sort) || undefined }
       : undefined;
   const [definitions, page] = await Promise.all([
-    optional(deps, 'definitions', requestId, async () =>
-      profile === 'hosted'
-        ? hostedDefinitions(deps.workspace, region)
-        : withHandleFields((await client.listDefinitions({ signal })).items),
+    optional(deps, 'definitions', requestId, () =>
+      definitionsFor(profile, deps.workspace, region, () => client.listDefinitions({ signal })),
     ),
     list
       ? optional(deps, 'first page', requestId, () =>
