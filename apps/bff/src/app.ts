@@ -52,6 +52,7 @@ import { unsafeTargetReason } from './routes/proxy/proxy-rules.ts';
 import { createProxyRouter } from './routes/proxy/proxy.index.ts';
 import { RecordCopies } from './routes/proxy/record-copies.ts';
 import { createSavedViewsRouter } from './routes/saved-views/saved-views.index.ts';
+import { ownViewsIn } from './routes/saved-views/saved-views.own.ts';
 import { createStaticRouter } from './routes/static/static.index.ts';
 import { createWorkspaceRouter } from './routes/workspace/workspace.index.ts';
 
@@ -228,6 +229,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       signIns,
       workspace,
       copies,
+      ownViews: ownViewsIn(store.db),
     }),
   );
   app.route(

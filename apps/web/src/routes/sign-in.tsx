@@ -40,8 +40,6 @@ function SignInPage() {
   );
 
   function handleSignedIn(result: LoginResult) {
-    // A new identity: nothing cached under the previous session may leak into this one.
-    queryClient.clear();
     startShell(queryClient, result);
     // The first rows of the list it leads to came along (the BFF read them): no request of its own.
     if (result.firstPage) handOverFirstPage(queryClient, result.firstPage);

@@ -3,6 +3,7 @@
 // description the console reads instead of the upstream's definitions.
 import { z } from 'zod';
 
+import { SavedViewSchema } from './bff-saved-views.ts';
 import { RecordTypeSchema } from './common.ts';
 import { DefinitionSchema, RecordPagedListSchema } from './records.ts';
 
@@ -128,12 +129,15 @@ export type SignInFirstPage = z.infer<typeof SignInFirstPageSchema>;
 /**
  * `POST /bff/login` reply: the session it started, as `GET /bff/session` would answer it, so the
  * console goes on without asking for it again; with the definitions (`GET /bff/definitions`'s
- * items) and the asked first page (the record search's reply) when they were read in time.
- * Either is absent when its read failed or was slow: the console then asks for it itself.
+ * items) and the asked first page (the record search's reply) when they were read in time, and
+ * the person's own saved views (`GET /bff/views`'s items: a records list looks for its default
+ * view before its first screen). Each is absent when its read failed or was slow: the console
+ * then asks for it itself.
  */
 export const LoginResultSchema = SessionSchema.extend({
   definitions: z.array(DefinitionSchema).optional(),
   firstPage: SignInFirstPageSchema.optional(),
+  views: z.array(SavedViewSchema).optional(),
 });
 export type LoginResult = z.infer<typeof LoginResultSchema>;
 

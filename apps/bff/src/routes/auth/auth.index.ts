@@ -4,6 +4,7 @@ import type {
   BffConfig as BffConfigReply,
   FieldProblem,
   LoginResult,
+  SavedView,
   Session,
 } from '@wsc/api-client';
 import { capabilitiesFor } from '@wsc/api-client';
@@ -19,6 +20,8 @@ import type { Sessions } from '../../lib/sessions.ts';
 import type { TokenStyles } from '../../lib/upstream-auth.ts';
 import type { WorkspaceStore } from '../../lib/workspace-store.ts';
 import type { RecordCopies } from '../proxy/record-copies.ts';
+import type { OwnViews } from '../saved-views/saved-views.own.ts';
+import type { ViewOwner } from '../saved-views/saved-views.store.ts';
 import type { FirstReads } from './first-reads.ts';
 import type { SignedIn, SignInDeps } from './sign-in-upstream.ts';
 import { requestClient } from '../../lib/client-address.ts';
@@ -72,10 +75,31 @@ function sessionReply(record: SessionRecord, config: BffConfig): Session {
 }
 
 /**
+ * The person's own saved views for the sign-in's reply; none (the console asks itself) when the
+ * store could not answer: a sign-in does not fail for them.
+ */
+async function viewsAtSignIn(
+  deps: { ownViews?: OwnViews | undefined; logger: Logger },
+  owner: ViewOwner,
+  requestId: string,
+): Promise<{ views?: SavedView[] }> {
+  if (!deps.ownViews) return {};
+  try {
+    return { views: await deps.ownViews(owner) };
+  } catch (error) {
+    deps.logger.warn('sign-in: saved views not read', {
+      requestId,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    return {};
+  }
+}
+
+/**
  * The `/bff` router.
  *
  * @example
- * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger, profiles, tokenStyles, signIns, workspace, copies }));
+ * app.route('/bff', createAuthRouter({ config, sessions, limiter, clock, fetch, logger, profiles, tokenStyles, signIns, workspace, copies, ownViews }));
  */
 export function createAuthRouter(deps: {
   config: BffConfig;
@@ -93,6 +117,8 @@ export function createAuthRouter(deps: {
   workspace: WorkspaceStore;
   /** The proxy's per-session record copies: the first page read at sign-in goes there too. */
   copies?: RecordCopies;
+  /** The person's own saved views, answered with the sign-in. */
+  ownViews?: OwnViews;
 }) {
   const { config, sessions, limiter, logger, profiles } = deps;
   const router = createRouter();
@@ -212,16 +238,19 @@ export function createAuthRouter(deps: {
 
       // Rotation: a sign-in always gets a new id, and the session it replaces is gone.
       if (c.var.session) await sessions.destroy(c.var.session.idHash);
-      const { id, record } = await sessions.create({
-        clientId: input.clientId,
-        clientSecret: input.clientSecret,
-        region: region.id,
-        profile,
-        ownerId,
-        user,
-        accessToken,
-        tokenRefreshAt,
-      });
+      const [{ id, record }, views] = await Promise.all([
+        sessions.create({
+          clientId: input.clientId,
+          clientSecret: input.clientSecret,
+          region: region.id,
+          profile,
+          ownerId,
+          user,
+          accessToken,
+          tokenRefreshAt,
+        }),
+        viewsAtSignIn(deps, { userId: ownerId, region: region.id }, c.var.requestId),
+      ]);
       logger.info('signed in', {
         requestId: c.var.requestId,
         region: region.id,
@@ -234,7 +263,7 @@ export function createAuthRouter(deps: {
         const { maxListBytes } = config.recordCopies;
         keepFirstPage(deps.copies, record.idHash, reads, maxListBytes);
       }
-      const reply: LoginResult = { ...sessionReply(record, config), ...reads };
+      const reply: LoginResult = { ...sessionReply(record, config), ...reads, ...views };
       return c.json(reply, 200, {
         'set-cookie': sessionCookie(id, Math.floor(config.absoluteTimeoutMs / 1000)),
         'cache-control': 'no-store',

@@ -2,11 +2,17 @@
 // page of the list the person signs in to, beside `/me` rather than after it, answered with the
 // session; a read that fails or is slow is left out and the sign-in goes on; the page's records
 // become the session's copies, so a save right after sign-in costs one upstream request.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { Definition, LoginResult } from '@wsc/api-client';
-import { capabilitiesFor, LoginResultSchema } from '@wsc/api-client';
+import {
+  capabilitiesFor,
+  LoginResultSchema,
+  SavedViewListSchema,
+  SavedViewSchema,
+} from '@wsc/api-client';
 
 import type { Harness } from '../../../test/harness.ts';
 import type { RecordStore } from '../../../test/record-store-route.ts';
@@ -15,6 +21,7 @@ import { startFakeUpstream } from '../../../test/fake-upstream.ts';
 import { createHarness } from '../../../test/harness.ts';
 import { sendJson } from '../../../test/json-request.ts';
 import { recordStore } from '../../../test/record-store-route.ts';
+import { openStore } from '../../db/store.ts';
 import { regionFor } from '../../lib/config.ts';
 import { createRecordChangeBus } from '../../lib/record-changes.ts';
 import { ALONGSIDE_GRACE_MS } from './sign-in-upstream.ts';
@@ -129,8 +136,25 @@ describe('sign-in with the first page (extended)', () => {
     });
     // The session answers as GET /bff/session does.
     const session = await (await h.api('/bff/session', { cookie })).json();
-    const { definitions: _d, firstPage: _p, ...rest } = body;
+    const { definitions: _d, firstPage: _p, views: _v, ...rest } = body;
     expect(session).toEqual(rest);
+  });
+
+  it('answers the person’s own saved views with the session, as GET /bff/views lists them', async () => {
+    const first = await h.login();
+    const created = await sendJson(h, '/bff/views', {
+      cookie: first.cookie,
+      method: 'POST',
+      body: { name: `Signed in to ${randomUUID()}`, recordType: 'apps', alias: 'support' },
+    });
+    expect(created.status).toBe(201);
+    const view = SavedViewSchema.parse(await created.json());
+
+    const { res, cookie } = await h.login({ next: NEXT });
+    const body = LoginResultSchema.parse(await res.json());
+    const listed = SavedViewListSchema.parse(await (await h.api('/bff/views', { cookie })).json());
+    expect(body.views).toEqual(listed.items);
+    expect(body.views?.find((v) => v.id === view.id)).toEqual(view);
   });
 
   it('keeps the page as the session’s copies: a save right after costs one upstream request', async () => {
@@ -251,6 +275,29 @@ describe('sign-in with the first page (hosted)', () => {
     } finally {
       await h.close();
       await upstream.close();
+    }
+  });
+});
+
+describe('sign-in when the saved views cannot be read', () => {
+  it('signs in without them (the console asks itself) and says so in the log', async () => {
+    // A store of its own without the views' tables: every read of them fails.
+    const store = await openStore({ kind: 'memory' });
+    await store.db.schema.dropTable('saved_view_shares').execute();
+    await store.db.schema.dropTable('saved_views').execute();
+    const h = await createHarness({ store });
+    try {
+      h.upstream.route = withDefinitions(recordStore());
+      const { res, cookie } = await h.login();
+      expect(res.status).toBe(200);
+      const body = LoginResultSchema.parse(await res.json());
+      expect(body.views).toBeUndefined();
+      expect(body.definitions).toHaveLength(1);
+      expect((await h.api('/bff/session', { cookie })).status).toBe(200);
+      expect(h.logs.some((line) => line.includes('sign-in: saved views not read'))).toBe(true);
+    } finally {
+      await h.close();
+      await store.close();
     }
   });
 });

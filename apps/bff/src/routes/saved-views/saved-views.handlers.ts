@@ -32,6 +32,7 @@ import { actorOf } from '../../lib/people.ts';
 import { sessionDefinitions } from '../../lib/session-definitions.ts';
 import { unauthenticated } from '../../middlewares/require-auth.ts';
 import { groupSharingUnavailable } from './group-membership.ts';
+import { ownViewsReader, withShares } from './saved-views.own.ts';
 import { EVERYONE, MAX_SHARED_VIEWS_PER_USER, sharesOf } from './saved-views.shares.ts';
 import {
   isUniqueViolation,
@@ -174,16 +175,8 @@ export function savedViewsHandlers(deps: {
     return row;
   }
 
-  /** Own views as their owner gets them: with who else may read each. */
-  async function ownViews(rows: readonly ViewRow[]): Promise<SavedView[]> {
-    const all = await shares.of(rows.map((r) => r.id));
-    return rows.map((row) => ({
-      ...toView(row),
-      shares: sharesOf(all.filter((s) => s.view_id === row.id)),
-    }));
-  }
-
-  const ownView = async (row: ViewRow) => (await ownViews([row]))[0] as SavedView;
+  const ownView = async (row: ViewRow) => (await withShares(shares, [row]))[0] as SavedView;
+  const listOwn = ownViewsReader({ views, shares });
 
   /** The session's region, or the session ends (a region removed from the configuration). */
   async function regionOf(session: SessionRecord): Promise<Region> {
@@ -294,11 +287,11 @@ export function savedViewsHandlers(deps: {
       const query = ListViewsQuerySchema.safeParse(c.req.query());
       if (!query.success) throw validationProblem(query.error.issues);
       const { recordType, alias } = query.data;
-      const rows = await views.list(
+      const items = await listOwn(
         ownerOf(session),
         recordType && alias ? { recordType, alias } : undefined,
       );
-      const reply: SavedViewList = { items: await ownViews(rows) };
+      const reply: SavedViewList = { items };
       return c.json(reply, 200, noStore);
     },
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capabilitiesFor, RecordPagedListSchema } from '@wsc/api-client';
 
 import type { Session } from '@/features/auth/api/session.ts';
-import { sessionQueryOptions } from '@/features/auth/api/session.ts';
+import { bffConfigQueryOptions, sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { savedViewsQueryOptions } from '@/lib/saved-views.ts';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 import { jsonResponse, ticketsDefinition } from '@/testing/render.tsx';
@@ -84,5 +84,43 @@ describe('startShell', () => {
       expect(queryClient.getQueryData(savedViewsQueryOptions().queryKey)).toEqual([]),
     );
     expect(asked).toEqual(['/bff/views']);
+  });
+  it('keeps the saved views the sign-in brought: nothing is asked before the first list', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => jsonResponse({}));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const view = {
+      id: '0b6f5f9e-2a53-4a0e-9a40-1f7f6bb9f2a1',
+      name: 'Open tickets',
+      recordType: 'apps' as const,
+      alias: 'support-tickets',
+      filter: 'Status==Open',
+      sort: '',
+      columns: [],
+      isDefault: true,
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    };
+
+    startShell(queryClient, { ...session, definitions: [ticketsDefinition], views: [view] });
+
+    expect(queryClient.getQueryData(sessionQueryOptions().queryKey)).toEqual(session);
+    expect(queryClient.getQueryData(savedViewsQueryOptions().queryKey)).toEqual([view]);
+    // Let any request the shell would start go out: there is none.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+  it('forgets the previous session’s answers, and keeps the BFF’s public configuration', async () => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => jsonResponse({ items: [] }));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const config = { regions: [{ id: 'default', label: 'Default' }] };
+    queryClient.setQueryData(bffConfigQueryOptions().queryKey, config);
+    queryClient.setQueryData(['records', 'apps', 'support-tickets', 'SUP-1'], { secret: 'theirs' });
+
+    startShell(queryClient, { ...session, definitions: [ticketsDefinition], views: [] });
+
+    expect(
+      queryClient.getQueryData(['records', 'apps', 'support-tickets', 'SUP-1']),
+    ).toBeUndefined();
+    expect(queryClient.getQueryData(bffConfigQueryOptions().queryKey)).toEqual(config);
   });
 });
