@@ -81,6 +81,7 @@ describe('env validation', () => {
     expect(defaults).toMatchObject({
       maxJsonBodyBytes: 1024 * 1024,
       bodyIdleTimeoutMs: 60_000,
+      signInReadsGraceMs: 1_000,
       inFlight: { perSession: 16, perUser: 32, perRegion: 512 },
       publicOrigins: null,
       server: {
@@ -95,6 +96,7 @@ describe('env validation', () => {
       parseEnv({
         ...base,
         UPSTREAM_BODY_IDLE_TIMEOUT_MS: '30000',
+        BFF_SIGN_IN_READS_GRACE_MS: '30000',
         BFF_MAX_IN_FLIGHT_PER_SESSION: '8',
         BFF_MAX_IN_FLIGHT_PER_USER: '12',
         BFF_MAX_IN_FLIGHT_PER_REGION: '100',
@@ -108,6 +110,7 @@ describe('env validation', () => {
     );
     expect(set).toMatchObject({
       bodyIdleTimeoutMs: 30_000,
+      signInReadsGraceMs: 30_000,
       inFlight: { perSession: 8, perUser: 12, perRegion: 100 },
       publicOrigins: ['https://console.example', 'https://console.example:8443'],
       server: {
@@ -125,6 +128,7 @@ describe('env validation', () => {
       ['BFF_PUBLIC_ORIGIN', 'console.example'],
       ['BFF_PUBLIC_ORIGIN', 'ftp://console.example'],
       ['BFF_REQUEST_TIMEOUT_MS', '-1'],
+      ['BFF_SIGN_IN_READS_GRACE_MS', '60001'],
     ] as const) {
       expect(() => parseEnv({ ...base, [name]: value }), `${name}=${value}`).toThrow(name);
     }

@@ -93,6 +93,11 @@ export const EnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: positiveInt.default(30_000),
   /** A proxied body (upload or download) that moves no byte for this long is aborted. */
   UPSTREAM_BODY_IDLE_TIMEOUT_MS: positiveInt.default(60_000),
+  /**
+   * How long a sign-in waits for its first screen's reads (definitions, first page) once the
+   * person is known; then it answers without them and the console reads them itself.
+   */
+  BFF_SIGN_IN_READS_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Proxied requests in flight at once: per session, per user (all their sessions), per region. */
   BFF_MAX_IN_FLIGHT_PER_SESSION: positiveInt.default(16),
   BFF_MAX_IN_FLIGHT_PER_USER: positiveInt.default(32),

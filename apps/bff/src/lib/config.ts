@@ -49,6 +49,11 @@ export type BffConfig = {
   /** Time allowed for upstream response headers, counted from the end of the request body. */
   upstreamTimeoutMs: number;
   /**
+   * How long a sign-in waits for the reads it makes beside the identity (the definitions, the
+   * first page) once the person is known; then they are aborted and the sign-in answers without.
+   */
+  signInReadsGraceMs: number;
+  /**
    * A proxied body that moves no byte for this long is aborted: a request body the browser stops
    * sending (or the API stops taking), and a response body the API stops sending (or the browser
    * stops reading).
@@ -242,6 +247,7 @@ export function defaultConfig(): Omit<BffConfig, 'regions' | 'sessionSecret' | '
     touchIntervalMs: 60_000,
     sessionCacheMs: 5_000,
     upstreamTimeoutMs: 30_000,
+    signInReadsGraceMs: 1_000,
     bodyIdleTimeoutMs: 60_000,
     identities: null,
     identitiesFile: null,
@@ -316,6 +322,7 @@ export function configFromEnv(env: Env): BffConfig {
     idleTimeoutMs: env.SESSION_IDLE_MINUTES * 60_000,
     absoluteTimeoutMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
     upstreamTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    signInReadsGraceMs: env.BFF_SIGN_IN_READS_GRACE_MS,
     bodyIdleTimeoutMs: env.UPSTREAM_BODY_IDLE_TIMEOUT_MS,
     inFlight: {
       perSession: env.BFF_MAX_IN_FLIGHT_PER_SESSION,

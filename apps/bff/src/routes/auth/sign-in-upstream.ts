@@ -90,9 +90,6 @@ async function identify(deps: SignInDeps, input: SignInInput, token: string): Pr
  */
 export type Alongside<T> = (token: string, profile: Profile, signal: AbortSignal) => Promise<T>;
 
-/** How long a sign-in waits for its reads alongside once the person is known (then aborts them). */
-export const ALONGSIDE_GRACE_MS = 1_000;
-
 /**
  * `reads`, given `ms` more: then they are aborted, and answer what they had (a read that aborts
  * is left out): a slow read is the console's to make, not a reason to hold the sign-in.
@@ -152,6 +149,6 @@ export async function signInUpstream<T = never>(
     accessToken: token.access_token,
     tokenRefreshAt: tokenRefreshTime(issuedAt, token.expires_in, config.tokenRefreshRatio),
     ...person,
-    ...(reads ? { alongside: await within(reads, ALONGSIDE_GRACE_MS, controller) } : {}),
+    ...(reads ? { alongside: await within(reads, config.signInReadsGraceMs, controller) } : {}),
   };
 }
