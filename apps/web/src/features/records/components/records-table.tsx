@@ -8,6 +8,7 @@ import {
   useLayoutEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 
 import type { Definition, Field, RecordData, RecordType } from '@wsc/api-client';
@@ -20,6 +21,7 @@ import { useRowIntent } from '@/lib/hover-intent.ts';
 import { keepPlace, placeToKeep } from '@/lib/keep-place.ts';
 import { useRecordsWithPresence } from '@/lib/use-live-presence.ts';
 import { cn } from '@/lib/utils.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 import { wantsNextPage } from '@/queries/paging.ts';
 
 import { allFields, columnHeader, columnWidth } from '../lib/columns.ts';
@@ -28,6 +30,16 @@ import { CellValue } from './cell-value.tsx';
 
 /** Fixed row height: virtualization measures nothing, so 10k rows scroll without layout work. */
 export const ROW_HEIGHT = 37;
+
+/** Rows kept rendered past each end of the window, so a scroll finds them already there. */
+const OVERSCAN = 12;
+
+/**
+ * The first screen's overscan: only what shows, and a row or two. Its render (and the browser's
+ * layout of it) is what a sign-in and a list's first load wait for; the overscan follows once the
+ * page is idle.
+ */
+const FIRST_OVERSCAN = 2;
 
 export interface RecordsTableProps {
   definition: Definition;
@@ -139,11 +151,13 @@ export function RecordsTable({
       }));
   }, [columns, fields, definition.titleField]);
 
+  const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
+  useEffect(() => whenIdle(() => setOverscan(OVERSCAN)), []);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan,
     // jsdom and the first paint have no layout: render a first screenful instead of nothing.
     initialRect: { width: 1280, height: 800 },
   });

@@ -14,7 +14,7 @@ import {
   ticketsDefinition,
 } from '@/testing/render.tsx';
 
-import { RecordsTable } from './records-table.tsx';
+import { RecordsTable, ROW_HEIGHT } from './records-table.tsx';
 import { RecordsView } from './records-view.tsx';
 
 function page(rows: RecordData[], total: number, next: string | null) {
@@ -340,5 +340,24 @@ describe('RecordsView against the hosted service', () => {
     await queryClient.prefetchQuery(recordQueryOptions('apps', 'support-tickets', 'SUP-2'));
     await queryClient.ensureQueryData(recordQueryOptions('apps', 'support-tickets', 'SUP-2'));
     expect(gets).toEqual(['/api/v1/apps/support-tickets/SUP-2']);
+  });
+
+  it('renders the first screen with little overscan, and the rest of the overscan once idle', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => ticket(i + 1));
+    renderWithQuery(
+      <RecordsTable
+        definition={ticketsDefinition}
+        rows={rows}
+        columns={['id', 'Title']}
+        sort={undefined}
+        onSort={vi.fn()}
+        onOpen={vi.fn()}
+        recordHref={(id) => `/x/${id}`}
+      />,
+    );
+    const first = screen.getAllByRole('row').length - 1;
+    // The screenful (800 px of 37 px rows) and two rows past it, nothing more yet.
+    expect(first).toBe(Math.ceil(800 / ROW_HEIGHT) + 2);
+    await waitFor(() => expect(screen.getAllByRole('row').length - 1).toBe(first + 10));
   });
 });

@@ -26,6 +26,7 @@ import { ViewControls } from '@/features/saved-views/components/view-controls.ts
 import { usePageActions } from '@/lib/page-actions.ts';
 import { savedViewsQueryOptions, viewSearch } from '@/lib/saved-views.ts';
 import { useLiveEvents } from '@/lib/use-live-presence.ts';
+import { warmDateInputs } from '@/lib/warm-date-inputs.ts';
 import { whenIdle } from '@/lib/when-idle.ts';
 import {
   definitionsQueryOptions,
@@ -117,14 +118,15 @@ function RecordsPage() {
   const router = useRouter();
   const definitions = useSuspenseQuery(definitionsQueryOptions()).data.items;
   const definition = findDefinition(definitions, recordType, alias);
-  // The record panel's code arrives while the list sits idle, so the first record opened from it
-  // shows as fast as the next (its data comes from the row or the hover's read).
+  // The record panel's code arrives while the list sits idle, and the browser builds its date
+  // inputs' editors then, so the first record opened from it shows as fast as the next (its data
+  // comes from the row or the hover's read).
   useEffect(
     () =>
-      whenIdle(
-        () =>
-          void router.loadRouteChunk(router.routesById['/_auth/records/$recordType/$alias/$id']),
-      ),
+      whenIdle(() => {
+        void router.loadRouteChunk(router.routesById['/_auth/records/$recordType/$alias/$id']);
+        warmDateInputs();
+      }),
     [router],
   );
   // The child route's `$id` param, when a record is open in the side panel.
