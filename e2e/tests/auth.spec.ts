@@ -70,10 +70,8 @@ test.describe('sign-in and session', () => {
     const paths = asked.map((url) => url.pathname);
     expect(paths).not.toContain('/bff/session');
     expect(paths).not.toContain('/bff/definitions');
-    // The own views came along too (the shared ones are no part of the first screen), and the
-    // form's configuration stays in the cache as the form goes.
+    // The own views came along too (the shared ones are no part of the first screen).
     expect(paths).not.toContain('/bff/views');
-    expect(paths).not.toContain('/bff/config');
     // The list's first page came with the sign-in (a one-record search for a count may follow).
     const listPath = `/api/v1/${tickets.recordType}/${tickets.alias}`;
     const pages = asked.filter(

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capabilitiesFor, RecordPagedListSchema } from '@wsc/api-client';
 
 import type { Session } from '@/features/auth/api/session.ts';
-import { bffConfigQueryOptions, sessionQueryOptions } from '@/features/auth/api/session.ts';
+import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { savedViewsQueryOptions } from '@/lib/saved-views.ts';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 import { jsonResponse, ticketsDefinition } from '@/testing/render.tsx';
@@ -109,11 +109,9 @@ describe('startShell', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fetchSpy).not.toHaveBeenCalled();
   });
-  it('forgets the previous session’s answers, and keeps the BFF’s public configuration', async () => {
+  it('forgets the previous session’s answers', async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async () => jsonResponse({ items: [] }));
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const config = { regions: [{ id: 'default', label: 'Default' }] };
-    queryClient.setQueryData(bffConfigQueryOptions().queryKey, config);
     queryClient.setQueryData(['records', 'apps', 'support-tickets', 'SUP-1'], { secret: 'theirs' });
 
     startShell(queryClient, { ...session, definitions: [ticketsDefinition], views: [] });
@@ -121,6 +119,6 @@ describe('startShell', () => {
     expect(
       queryClient.getQueryData(['records', 'apps', 'support-tickets', 'SUP-1']),
     ).toBeUndefined();
-    expect(queryClient.getQueryData(bffConfigQueryOptions().queryKey)).toEqual(config);
+    expect(queryClient.getQueryData(sessionQueryOptions().queryKey)).toEqual(session);
   });
 });

@@ -2,13 +2,13 @@ import type { QueryClient } from '@tanstack/react-query';
 
 import type { LoginResult } from '@wsc/api-client';
 
-import { bffConfigQueryOptions, sessionQueryOptions } from '@/features/auth/api/session.ts';
+import { sessionQueryOptions } from '@/features/auth/api/session.ts';
 import { savedViewsQueryOptions } from '@/lib/saved-views.ts';
 import { definitionsQueryOptions } from '@/queries/definitions.ts';
 
 /**
  * Right after sign-in, the signed-in shell's first data, in a cache emptied of the previous
- * session's (all but the BFF's public configuration). The sign-in's reply is the session, so it
+ * session's. The sign-in's reply is the session, so it
  * goes into the cache as it is (asking `GET /bff/session` again would put one more round trip
  * before the first list); so do the definitions, which the BFF read beside the person's identity,
  * and the person's saved views, which a records list looks at for its default view before it
@@ -21,11 +21,8 @@ import { definitionsQueryOptions } from '@/queries/definitions.ts';
  * router.history.push(target);
  */
 export function startShell(queryClient: QueryClient, result: LoginResult): void {
-  // A new identity: nothing cached under the previous session may leak into this one. The BFF's
-  // public configuration is nobody's: kept, or the sign-in form would ask for it again as it goes.
-  const config = queryClient.getQueryData(bffConfigQueryOptions().queryKey);
+  // A new identity: nothing cached under the previous session may leak into this one.
   queryClient.clear();
-  if (config) queryClient.setQueryData(bffConfigQueryOptions().queryKey, config);
   const { definitions, views, firstPage: _page, ...session } = result;
   queryClient.setQueryData(sessionQueryOptions().queryKey, session);
   // Failures are the shell's to show where they happen, as when it starts them itself.
