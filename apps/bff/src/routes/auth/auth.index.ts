@@ -4,7 +4,6 @@ import type {
   BffConfig as BffConfigReply,
   FieldProblem,
   LoginResult,
-  SavedView,
   Session,
 } from '@wsc/api-client';
 import { capabilitiesFor } from '@wsc/api-client';
@@ -21,7 +20,6 @@ import type { TokenStyles } from '../../lib/upstream-auth.ts';
 import type { WorkspaceStore } from '../../lib/workspace-store.ts';
 import type { RecordCopies } from '../proxy/record-copies.ts';
 import type { OwnViews } from '../saved-views/saved-views.own.ts';
-import type { ViewOwner } from '../saved-views/saved-views.store.ts';
 import type { FirstReads } from './first-reads.ts';
 import type { SignedIn, SignInDeps } from './sign-in-upstream.ts';
 import { requestClient } from '../../lib/client-address.ts';
@@ -34,7 +32,7 @@ import { csrf } from '../../middlewares/csrf.ts';
 import { requireAuth } from '../../middlewares/require-auth.ts';
 import { sessionMiddleware } from '../../middlewares/session.ts';
 import { firstPageOf } from './first-page-of.ts';
-import { keepFirstPage, readFirst } from './first-reads.ts';
+import { keepFirstPage, optionalRead, readFirst } from './first-reads.ts';
 import { LoginRequestSchema } from './login-request.ts';
 import { signInUpstream } from './sign-in-upstream.ts';
 
@@ -75,27 +73,6 @@ function sessionReply(record: SessionRecord, config: BffConfig): Session {
 }
 
 /**
- * The person's own saved views for the sign-in's reply; none (the console asks itself) when the
- * store could not answer: a sign-in does not fail for them.
- */
-async function viewsAtSignIn(
-  deps: { ownViews?: OwnViews | undefined; logger: Logger },
-  owner: ViewOwner,
-  requestId: string,
-): Promise<{ views?: SavedView[] }> {
-  if (!deps.ownViews) return {};
-  try {
-    return { views: await deps.ownViews(owner) };
-  } catch (error) {
-    deps.logger.warn('sign-in: saved views not read', {
-      requestId,
-      reason: error instanceof Error ? error.message : String(error),
-    });
-    return {};
-  }
-}
-
-/**
  * The `/bff` router.
  *
  * @example
@@ -120,7 +97,7 @@ export function createAuthRouter(deps: {
   /** The person's own saved views, answered with the sign-in. */
   ownViews?: OwnViews;
 }) {
-  const { config, sessions, limiter, logger, profiles } = deps;
+  const { config, sessions, limiter, logger, profiles, ownViews } = deps;
   const router = createRouter();
   const loadSession = sessionMiddleware(sessions);
 
@@ -249,7 +226,12 @@ export function createAuthRouter(deps: {
           accessToken,
           tokenRefreshAt,
         }),
-        viewsAtSignIn(deps, { userId: ownerId, region: region.id }, c.var.requestId),
+        // The person's own views, read beside the session; a store that cannot answer leaves
+        // them to the console, as the sign-in's other reads.
+        ownViews &&
+          optionalRead(deps, 'saved views', c.var.requestId, () =>
+            ownViews({ userId: ownerId, region: region.id }),
+          ),
       ]);
       logger.info('signed in', {
         requestId: c.var.requestId,
@@ -263,7 +245,11 @@ export function createAuthRouter(deps: {
         const { maxListBytes } = config.recordCopies;
         keepFirstPage(deps.copies, record.idHash, reads, maxListBytes);
       }
-      const reply: LoginResult = { ...sessionReply(record, config), ...reads, ...views };
+      const reply: LoginResult = {
+        ...sessionReply(record, config),
+        ...reads,
+        ...(views ? { views } : {}),
+      };
       return c.json(reply, 200, {
         'set-cookie': sessionCookie(id, Math.floor(config.absoluteTimeoutMs / 1000)),
         'cache-control': 'no-store',

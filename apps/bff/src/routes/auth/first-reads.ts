@@ -28,9 +28,15 @@ export type FirstReadsDeps = {
   workspace: WorkspaceStore;
 };
 
-/** One read's answer, or undefined (logged) when it failed: the sign-in goes on without it. */
-async function optional<T>(
-  deps: FirstReadsDeps,
+/**
+ * One of a sign-in's reads: its answer, or undefined (logged) when it failed: the sign-in goes on
+ * without it and the console reads it itself.
+ *
+ * @example
+ * const views = await optionalRead(deps, 'saved views', requestId, () => ownViews(owner));
+ */
+export async function optionalRead<T>(
+  deps: { logger: Logger },
   what: string,
   requestId: string,
   read: () => Promise<T>,
@@ -85,11 +91,11 @@ export async function readFirst(
       ? { ...firstPage, sort: (capabilities.sort && firstPage.sort) || undefined }
       : undefined;
   const [definitions, page] = await Promise.all([
-    optional(deps, 'definitions', requestId, () =>
+    optionalRead(deps, 'definitions', requestId, () =>
       definitionsFor(profile, deps.workspace, region, () => client.listDefinitions({ signal })),
     ),
     list
-      ? optional(deps, 'first page', requestId, () =>
+      ? optionalRead(deps, 'first page', requestId, () =>
           client.searchRecords(list.recordType, list.alias, {
             filter: list.filter || undefined,
             sort: list.sort,
