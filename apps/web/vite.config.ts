@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
+import { zodWithoutJsonSchema } from './build/zod-without-json-schema.ts';
+
 // The dev server proxies the BFF so the SPA runs same-origin, exactly as when the BFF serves dist/.
 // `pnpm dev` (scripts/dev.sh) passes the BFF's port.
 const bff = `http://127.0.0.1:${process.env.BFF_PORT ?? '3000'}`;
@@ -16,6 +18,8 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true, quoteStyle: 'single' }),
     react(),
     tailwindcss(),
+    // zod's JSON Schema generator is not used by the console: left out of the bundle (ADR 0032).
+    zodWithoutJsonSchema(),
     // Precompressed copies next to each text asset (x.js.br, x.js.gz): the BFF serves the one the
     // browser accepts, so no asset is compressed per request. Brotli at its best quality: the
     // build pays once.
