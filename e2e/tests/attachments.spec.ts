@@ -283,7 +283,10 @@ test.describe('attachments', () => {
     const name = 'https://status.example.com/incidents/42';
     await list.getByRole('button', { name: `Remove ${name}` }).click();
     await expect(link).toHaveCount(0);
-    const toast = panel.locator('[data-slot="toast"]').filter({ hasText: `Removed ${name}` });
+    const toast = page
+      .getByRole('status', { name: 'Notifications' })
+      .locator('[data-slot="toast"]')
+      .filter({ hasText: `Removed ${name}` });
     await toast.hover();
     await toast.getByRole('button', { name: 'Undo' }).click();
     await expect(link).toBeVisible();
@@ -292,7 +295,8 @@ test.describe('attachments', () => {
 
     // Remove and let it go (dismissing the toast): now the DELETE is sent.
     await list.getByRole('button', { name: `Remove ${name}` }).click();
-    await panel
+    await page
+      .getByRole('status', { name: 'Notifications' })
       .locator('[data-slot="toast"]')
       .filter({ hasText: `Removed ${name}` })
       .getByRole('button', { name: 'Dismiss notification' })

@@ -122,6 +122,79 @@ test.describe('open at once', () => {
     expect(scripts.slice(before)).toEqual([]);
   });
 
+  test('the list stays live beside an open record: another row opens in its place', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+  }) => {
+    const tag = `Beside ${Date.now().toString(36)}`;
+    const [first = '', second = ''] = await createTaggedQueue(adminApi, tickets, tag, [
+      'Printer',
+      'Scanner',
+    ]);
+    await login('admin');
+    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    const rowOf = (id: string) => page.locator(`tr[data-row-id="${id}"]`);
+    await rowOf(first).getByRole('link', { name: first }).click();
+    const panel = page.getByRole('dialog');
+    await expect(panel.getByLabel('Title')).toHaveValue(`Printer (${tag})`);
+    // Not modal (ADR 0033): nothing outside the panel is hidden from assistive technology.
+    await expect(panel).not.toHaveAttribute('aria-modal', 'true');
+    await expect(page.getByTestId('records-status')).toBeVisible();
+
+    // A click on another row, beside the open panel, opens that record in the same panel.
+    await rowOf(second).getByRole('link', { name: second }).click();
+    await expect(panel.getByLabel('Title')).toHaveValue(`Scanner (${tag})`);
+    await expect(page).toHaveURL(new RegExp(`/${encodeURIComponent(second)}(\\?|$)`));
+    await expect(page.getByRole('dialog')).toHaveCount(1);
+
+    // Focus on the list (the row's link), Escape closes the panel and the list stays.
+    await expect(rowOf(second).getByRole('link', { name: second })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(rowOf(first)).toBeVisible();
+  });
+
+  test('unsaved edits are asked about before another row replaces them', async ({
+    page,
+    login,
+    tickets,
+    adminApi,
+  }) => {
+    const tag = `Unsaved ${Date.now().toString(36)}`;
+    const [first = '', second = ''] = await createTaggedQueue(adminApi, tickets, tag, [
+      'Printer',
+      'Scanner',
+    ]);
+    await login('admin');
+    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+    const rowOf = (id: string) => page.locator(`tr[data-row-id="${id}"]`);
+    await rowOf(first).getByRole('link', { name: first }).click();
+    const panel = page.getByRole('dialog', { name: new RegExp(first) });
+    await panel.getByLabel('Title').fill('Printer, half typed');
+
+    await rowOf(second).getByRole('link', { name: second }).click();
+    const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+    await expect(ask).toContainText(`Your changes to ${first} are not saved`);
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(ask).toHaveCount(0);
+    await expect(panel.getByLabel('Title')).toHaveValue('Printer, half typed');
+    await expect(page).toHaveURL(new RegExp(`/${encodeURIComponent(first)}(\\?|$)`));
+
+    // Another tab of the same record is not leaving it: nothing is asked, the edit stays.
+    await panel.getByRole('tab', { name: 'Comments' }).click();
+    await panel.getByRole('tab', { name: 'Details' }).click();
+    await expect(panel.getByLabel('Title')).toHaveValue('Printer, half typed');
+
+    await rowOf(second).getByRole('link', { name: second }).click();
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(page.getByRole('dialog').getByLabel('Title')).toHaveValue(`Scanner (${tag})`);
+    // Discarded, not saved.
+    const stored = await adminApi.getRecord(tickets.recordType, tickets.alias, first);
+    expect(stored.record.Title).toBe(`Printer (${tag})`);
+  });
+
   test('a sidebar entry the pointer rests on starts its first rows', async ({
     page,
     login,

@@ -95,7 +95,8 @@ test.describe('related items', () => {
     // Remove with undo: the relation comes back.
     await list.getByRole('button', { name: `Remove relation to ${customer.id}` }).click();
     await expect(customerRow).toHaveCount(0);
-    const toast = panel
+    const toast = page
+      .getByRole('status', { name: 'Notifications' })
       .locator('[data-slot="toast"]')
       .filter({ hasText: `Removed the relation to ${customer.id}` });
     await expect(toast).toBeVisible();

@@ -111,7 +111,7 @@ const topHost = () => hosts.at(-1);
 /**
  * The live region that shows toasts. Mount one in the app shell and one inside each modal sheet
  * or dialog: a modal makes everything outside it inert, so only the most recently mounted host
- * shows the toasts and its Undo stays reachable.
+ * shows the toasts and its Undo stays reachable. A non-modal panel (the record panel) needs none.
  *
  * @example
  * <Toaster />

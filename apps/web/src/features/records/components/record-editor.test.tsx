@@ -159,6 +159,32 @@ describe('RecordEditor saves optimistically', () => {
     expect(within(field as HTMLElement).getByRole('status')).toBeEmptyDOMElement();
   });
 
+  it('tells the panel while it holds unsaved changes: an edit, a save, a refusal', async () => {
+    const wire = heldFetch((request) =>
+      request.method === 'GET' ? jsonResponse(opened, 200, { ETag: '"v1"' }) : undefined,
+    );
+    const dirty: boolean[] = [];
+    const { user } = extended(
+      <RecordEditor
+        definition={ticketsDefinition}
+        id="SUP-4"
+        onClose={() => undefined}
+        onDirtyChange={(value) => dirty.push(value)}
+      />,
+    );
+    await user.selectOptions(await screen.findByLabelText(/^Status/), 'Open');
+    expect(dirty.at(-1)).toBe(true);
+    // Saved optimistically: nothing is left unsaved at once.
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(dirty.at(-1)).toBe(false);
+    await waitFor(() => expect(wire.requests).toHaveLength(1));
+    // Refused: the user's value is unsaved again.
+    wire.requests[0]?.respond(
+      jsonResponse({ type: 'about:blank', title: 'Unprocessable Content', status: 422 }, 422),
+    );
+    await waitFor(() => expect(dirty.at(-1)).toBe(true));
+  });
+
   it('opens at once from the list row, then takes the record read behind it', async () => {
     const wire = heldFetch();
     const { queryClient } = extended(<div id="slot" />);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2, RefreshCw } from 'lucide-react';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 
 import type { Definition, RecordData, RecordReply, RecordType } from '@wsc/api-client';
 import { isApiError, recordHandle } from '@wsc/api-client';
@@ -69,10 +69,13 @@ export function RecordEditor({
   definition,
   id,
   onClose,
+  onDirtyChange,
 }: {
   definition: Definition;
   id: string;
   onClose: () => void;
+  /** Told whether the form holds changes not yet saved (the panel asks before leaving them). */
+  onDirtyChange?: (dirty: boolean) => void;
 }) {
   const queryClient = useQueryClient();
   const options = recordQueryOptions(definition.recordType as RecordType, definition.alias, id);
@@ -86,6 +89,7 @@ export function RecordEditor({
       definition={definition}
       id={id}
       onClose={onClose}
+      onDirtyChange={onDirtyChange}
       data={query.data}
       seeded={query.isPlaceholderData}
     />
@@ -112,12 +116,14 @@ function LoadedEditor({
   definition,
   id,
   onClose,
+  onDirtyChange,
   data,
   seeded,
 }: {
   definition: Definition;
   id: string;
   onClose: () => void;
+  onDirtyChange: ((dirty: boolean) => void) | undefined;
   data: RecordReply;
   seeded: boolean;
 }) {
@@ -208,6 +214,11 @@ function LoadedEditor({
   }
 
   const record = base.record;
+  const dirty = Object.keys(changedFields(record, draft)).length > 0;
+  useEffect(() => {
+    onDirtyChange?.(dirty);
+  }, [dirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
   // Read-only values (audit fields of either profile), except the handle shown in the title.
   const readOnly = definition.fields.filter(
     (f) => f.readOnly && f.name !== definition.handleField && record[f.name],

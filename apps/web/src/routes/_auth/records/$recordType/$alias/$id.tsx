@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
 
 import { ErrorPanel } from '@/components/errors/error-panel.tsx';
 import { EditingGuard } from '@/components/live/editing-guard.tsx';
@@ -12,7 +13,6 @@ import {
   SheetTitle,
 } from '@/components/ui/sheet.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { Toaster } from '@/components/ui/toast.tsx';
 import { RecordEditor } from '@/features/records/components/record-editor.tsx';
 import { useAnnounceViewing, usePresence } from '@/lib/use-live-presence.ts';
 import { definitionsQueryOptions, findDefinition } from '@/queries/definitions.ts';
@@ -20,8 +20,10 @@ import { recordFromLists } from '@/queries/record-seed.ts';
 import { recordQueryOptions } from '@/queries/records.ts';
 
 import { RouteError } from '../../../../-components/route-error.tsx';
+import { escapeBelongsOutside } from './-components/panel-escape.ts';
 import { RecordPanelSearchSchema } from './-components/record-panel-search.ts';
 import { RecordTabs } from './-components/record-tabs.tsx';
+import { UnsavedChangesGuard } from './-components/unsaved-changes-guard.tsx';
 
 // The open record lives in the URL (a child of the list, so the list's search params stay too):
 // reload, Back/Forward and shared links reopen it over the same list view.
@@ -61,11 +63,21 @@ function RecordPanel() {
       // The tab belongs to the open record; the list's own params stay.
       search: ({ tab: _tab, ...prev }) => prev,
     });
+  // Whether the editor holds unsaved changes: leaving the record asks first.
+  const [dirty, setDirty] = useState(false);
   const title = definition?.titleField ? record.data?.record[definition.titleField] : undefined;
 
   return (
-    <Sheet open onOpenChange={(open) => !open && close()}>
-      <SheetContent className="sm:max-w-xl">
+    // Not modal (ADR 0033): the list beside it stays live, so a click on another row opens that
+    // record in place. Clicks and focus outside leave it open; Escape and Close close it.
+    <Sheet open modal={false} onOpenChange={(open) => !open && close()}>
+      <SheetContent
+        className="sm:max-w-xl"
+        onInteractOutside={(event) => event.preventDefault()}
+        onEscapeKeyDown={(event) => {
+          if (escapeBelongsOutside(event.target)) event.preventDefault();
+        }}
+      >
         <SheetHeader>
           <SheetTitle className="flex min-w-0 items-center gap-2">
             <span className="bg-secondary text-secondary-foreground shrink-0 rounded px-1.5 py-0.5 font-mono text-xs">
@@ -80,6 +92,7 @@ function RecordPanel() {
           <SheetDescription>{definition?.name ?? 'Record'}</SheetDescription>
           <PresenceNotice entries={others} />
         </SheetHeader>
+        <UnsavedChangesGuard dirty={dirty} id={id} />
         {!definition ? (
           <ErrorPanel error={new Error('This record type is not shared with you.')} />
         ) : record.isPending ? (
@@ -100,13 +113,16 @@ function RecordPanel() {
             definitions={definitions}
             details={
               <EditingGuard others={others}>
-                <RecordEditor definition={definition} id={id} onClose={close} />
+                <RecordEditor
+                  definition={definition}
+                  id={id}
+                  onClose={close}
+                  onDirtyChange={setDirty}
+                />
               </EditingGuard>
             }
           />
         )}
-        {/* The sheet is modal (the rest of the page is inert), so its toasts render inside it. */}
-        <Toaster />
       </SheetContent>
     </Sheet>
   );
