@@ -277,7 +277,7 @@ interface WorkerFixtures {
   definitions: Definition[];
 }
 
-interface Fixtures {
+export interface Fixtures {
   /** Signs in through the UI (admin unless told otherwise) and waits for the shell. */
   login: (who?: 'admin' | 'agent', startAt?: string) => Promise<void>;
   axe: (context?: string) => Promise<void>;

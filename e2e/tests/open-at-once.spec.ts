@@ -3,6 +3,7 @@
 // the click finds it under way or done, and nothing is requested twice.
 import type { Page, Request } from '@playwright/test';
 
+import type { Fixtures } from '../fixtures.ts';
 import {
   createTaggedQueue,
   definitionByHandle,
@@ -22,6 +23,30 @@ function recordGets(page: Page) {
     }
   });
   return paths;
+}
+
+/**
+ * Two new tickets ("Printer", "Scanner") under a fresh tag, signed in as the admin, on the list
+ * filtered to them: their handles and a locator of a row by handle.
+ */
+async function twoTaggedRows(
+  {
+    page,
+    login,
+    tickets,
+    adminApi,
+  }: Pick<Fixtures, 'login' | 'tickets' | 'adminApi'> & { page: Page },
+  prefix: string,
+) {
+  const tag = `${prefix} ${Date.now().toString(36)}`;
+  const [first = '', second = ''] = await createTaggedQueue(adminApi, tickets, tag, [
+    'Printer',
+    'Scanner',
+  ]);
+  await login('admin');
+  await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
+  const rowOf = (id: string) => page.locator(`tr[data-row-id="${id}"]`);
+  return { tag, first, second, rowOf };
 }
 
 test.describe('open at once', () => {
@@ -128,14 +153,10 @@ test.describe('open at once', () => {
     tickets,
     adminApi,
   }) => {
-    const tag = `Beside ${Date.now().toString(36)}`;
-    const [first = '', second = ''] = await createTaggedQueue(adminApi, tickets, tag, [
-      'Printer',
-      'Scanner',
-    ]);
-    await login('admin');
-    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
-    const rowOf = (id: string) => page.locator(`tr[data-row-id="${id}"]`);
+    const { tag, first, second, rowOf } = await twoTaggedRows(
+      { page, login, tickets, adminApi },
+      'Beside',
+    );
     await rowOf(first).getByRole('link', { name: first }).click();
     const panel = page.getByRole('dialog');
     await expect(panel.getByLabel('Title')).toHaveValue(`Printer (${tag})`);
@@ -162,14 +183,10 @@ test.describe('open at once', () => {
     tickets,
     adminApi,
   }) => {
-    const tag = `Unsaved ${Date.now().toString(36)}`;
-    const [first = '', second = ''] = await createTaggedQueue(adminApi, tickets, tag, [
-      'Printer',
-      'Scanner',
-    ]);
-    await login('admin');
-    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
-    const rowOf = (id: string) => page.locator(`tr[data-row-id="${id}"]`);
+    const { tag, first, second, rowOf } = await twoTaggedRows(
+      { page, login, tickets, adminApi },
+      'Unsaved',
+    );
     await rowOf(first).getByRole('link', { name: first }).click();
     const panel = page.getByRole('dialog', { name: new RegExp(first) });
     await panel.getByLabel('Title').fill('Printer, half typed');

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2, RefreshCw } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 
 import type { Definition, RecordData, RecordReply, RecordType } from '@wsc/api-client';
 import { isApiError, recordHandle } from '@wsc/api-client';
@@ -214,11 +214,6 @@ function LoadedEditor({
   }
 
   const record = base.record;
-  const dirty = Object.keys(changedFields(record, draft)).length > 0;
-  useEffect(() => {
-    onDirtyChange?.(dirty);
-  }, [dirty, onDirtyChange]);
-  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
   // Read-only values (audit fields of either profile), except the handle shown in the title.
   const readOnly = definition.fields.filter(
     (f) => f.readOnly && f.name !== definition.handleField && record[f.name],
@@ -265,6 +260,7 @@ function LoadedEditor({
         error={saveError}
         onSubmit={(changes) => save(changes)}
         onCancel={onClose}
+        onDirtyChange={onDirtyChange}
       />
       <Dialog
         open={conflictDraft !== null}

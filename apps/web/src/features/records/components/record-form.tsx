@@ -1,5 +1,5 @@
 import { AlertCircle, Loader2 } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 
 import type { Definition, FieldProblem, RecordData } from '@wsc/api-client';
 import { isApiError } from '@wsc/api-client';
@@ -101,6 +101,8 @@ export interface RecordFormProps {
   error: unknown;
   onSubmit: (fields: RecordData, draft: RecordData) => void;
   onCancel: () => void;
+  /** Told when the form comes to hold unsaved changes, and when it no longer does (or goes). */
+  onDirtyChange?: (dirty: boolean) => void;
   formId?: string;
 }
 
@@ -120,6 +122,7 @@ export function RecordForm({
   error,
   onSubmit,
   onCancel,
+  onDirtyChange,
   formId,
 }: RecordFormProps) {
   const fields = useMemo(() => editableFields(definition), [definition]);
@@ -140,6 +143,11 @@ export function RecordForm({
   const errors: FieldErrors = { ...byField, ...localErrors };
   const changes = mode === 'edit' ? changedFields(base, draft) : draft;
   const dirty = Object.keys(changes).length > 0;
+  useEffect(() => {
+    if (!dirty) return;
+    onDirtyChange?.(true);
+    return () => onDirtyChange?.(false);
+  }, [dirty, onDirtyChange]);
   // A 422 without per-field problems (the hosted service sends none) is shown whole, above the
   // fields: otherwise the user would see nothing at all.
   const generalError =
