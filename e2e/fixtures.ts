@@ -242,6 +242,19 @@ export function scriptRequests(page: Page): string[] {
   return scripts;
 }
 
+/**
+ * Shuts the console's live events stream (`/bff/events`) out of this page. Other specs save
+ * records meanwhile (the other worker), and their saves reach every tab showing the definition as
+ * `record-changed`, which makes its list check its first page at once (ADR 0025): a spec that
+ * counts a list's requests would count those checks too. Call before the page loads.
+ *
+ * @example
+ * await withoutLiveEvents(page);
+ */
+export async function withoutLiveEvents(page: Page): Promise<void> {
+  await page.route('**/bff/events', (route) => route.abort());
+}
+
 /** The definitions the admin's console reads: `GET /bff/definitions`, in either profile. */
 async function consoleDefinitions(
   request: APIRequest,

@@ -1,4 +1,11 @@
-import { expect, saveScreenshot, scriptRequests, signIn, test } from '../fixtures.ts';
+import {
+  expect,
+  saveScreenshot,
+  scriptRequests,
+  signIn,
+  test,
+  withoutLiveEvents,
+} from '../fixtures.ts';
 
 test.describe('sign-in and session', () => {
   test('sign-in page is accessible; wrong secret is explained; right one opens the console', async ({
@@ -55,6 +62,8 @@ test.describe('sign-in and session', () => {
     // The form asks `/bff/config` (its regions) once it is shown: on a busy machine that request
     // can start after the redirect, so the listening begins once it has been answered.
     const configAnswered = page.waitForResponse((r) => new URL(r.url()).pathname === '/bff/config');
+    // Other sessions' saves of tickets would make the list check its first page: not the sign-in's.
+    await withoutLiveEvents(page);
     await page.goto(tickets.url);
     await expect(page).toHaveURL(/\/sign-in\?redirect=/);
     await configAnswered;
