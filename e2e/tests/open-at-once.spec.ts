@@ -164,18 +164,23 @@ test.describe('open at once', () => {
     // Not modal (ADR 0033): nothing outside the panel is hidden from assistive technology.
     await expect(panel).not.toHaveAttribute('aria-modal', 'true');
     await expect(page.getByTestId('records-status')).toBeVisible();
+    // The row of the open record says so (the panel is beside it, not over it).
+    await expect(rowOf(first)).toHaveAttribute('aria-current', 'true');
 
     // A click on another row, beside the open panel, opens that record in the same panel.
     await rowOf(second).getByRole('link', { name: second }).click();
     await expect(panel.getByLabel('Title')).toHaveValue(`Scanner (${tag})`);
     await expect(page).toHaveURL(new RegExp(`/${encodeURIComponent(second)}(\\?|$)`));
     await expect(page.getByRole('dialog')).toHaveCount(1);
+    await expect(rowOf(second)).toHaveAttribute('aria-current', 'true');
+    await expect(rowOf(first)).not.toHaveAttribute('aria-current');
 
     // Focus on the list (the row's link), Escape closes the panel and the list stays.
     await expect(rowOf(second).getByRole('link', { name: second })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(rowOf(first)).toBeVisible();
+    await expect(rowOf(second)).not.toHaveAttribute('aria-current');
   });
 
   test('unsaved edits are asked about before another row replaces them', async ({

@@ -379,6 +379,7 @@ const RecordRow = memo(function RecordRow({
   blocked: string | undefined;
   rowIndex: number;
   columns: TableColumn[];
+  /** The record open in the panel beside the list: highlighted, and `aria-current` for screen readers. */
   selected: boolean;
   /** Undefined when the table has no selection column. */
   checked: boolean | undefined;
@@ -394,6 +395,7 @@ const RecordRow = memo(function RecordRow({
     <tr
       aria-rowindex={rowIndex + 2}
       data-row-id={id}
+      aria-current={selected ? 'true' : undefined}
       data-state={selected ? 'selected' : undefined}
       data-unopenable={id === undefined || undefined}
       data-departed={departed || undefined}
