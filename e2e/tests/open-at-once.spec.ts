@@ -59,16 +59,12 @@ test.describe('open at once', () => {
     tickets,
     adminApi,
   }) => {
-    const tag = `Intent ${Date.now().toString(36)}`;
-    const [first = '', second = ''] = await createTaggedQueue(adminApi, tickets, tag, [
-      'Printer',
-      'Scanner',
-    ]);
     // The page's clock is ours to stop (it runs as usual until then): see the pass below.
     await page.clock.install();
-    await login('admin');
-    await page.goto(`${tickets.url}?filter=${encodeURIComponent(`Customer=='${tag}'`)}`);
-    const rowOf = (id: string) => page.locator(`tr[data-row-id="${id}"]`);
+    const { tag, first, second, rowOf } = await twoTaggedRows(
+      { page, login, tickets, adminApi },
+      'Intent',
+    );
     await expect(rowOf(second)).toBeVisible();
     await page.waitForLoadState('networkidle');
     const gets = recordGets(page);
